@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from apikeys import services
+from apikeys.models import Account, Plan, PlanCode
+
+
+class Command(BaseCommand):
+    help = (
+        "Issue an API key on a plan. The key is printed once, as the last line of standard "
+        "output; only its digest is stored."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--plan", required=True, choices=PlanCode.values)
+        parser.add_argument("--name", default="", help="A label for the key.")
+        parser.add_argument(
+            "--account",
+            help="Name or id of an existing account; without it a new account is made.",
+        )
+        parser.add_argument("--per-minute", type=int, help="Enterprise limit per minute.")
+        parser.add_argument("--per-day", type=int, help="Enterprise limit per UTC day.")
+        parser.add_argument("--expires-in-days", type=int, help="Expire the key after N days.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        plan = Plan.objects.get(code=options["plan"])
+        per_minute, per_day = options["per_minute"], options["per_day"]
+        if (per_minute is not None or per_day is not None) and not plan.has_custom_limits:
+            raise CommandError("--per-minute and --per-day are for the enterprise plan only.")
+        expires_in_days = options["expires_in_days"]
+        if expires_in_days is not None and expires_in_days < 1:
+            raise CommandError("--expires-in-days must be at least 1.")
+
+        try:
+            account = self._account(options, plan, per_minute, per_day)
+        except ValidationError as exc:
+            raise CommandError("; ".join(exc.messages)) from None
+        issued = services.apikey_issue(
+            account=account,
+            name=options["name"],
+            expires_in=timedelta(days=expires_in_days) if expires_in_days else None,
+        )
+        self.stdout.write(
+            f"Issued key {issued.api_key.prefix}… for account {account.name} "
+            f"(#{account.pk}, {plan.name} plan). It is shown once, below:"
+        )
+        self.stdout.write(issued.raw)
+
+    def _account(
+        self, options: dict[str, Any], plan: Plan, per_minute: int | None, per_day: int | None
+    ) -> Account:
+        reference = options["account"]
+        if reference is None:
+            return services.account_create(
+                name=options["name"] or "API account",
+                plan=plan,
+                per_minute=per_minute,
+                per_day=per_day,
+            )
+        lookup = {"pk": int(reference)} if reference.isdigit() else {"name": reference}
+        try:
+            account = Account.objects.get(**lookup)
+        except Account.DoesNotExist:
+            raise CommandError(f"No account {reference!r}.") from None
+        except Account.MultipleObjectsReturned:
+            raise CommandError(f"Several accounts are named {reference!r}; use its id.") from None
+        if account.plan_id != plan.pk or per_minute is not None or per_day is not None:
+            services.account_set_plan(
+                account=account, plan=plan, per_minute=per_minute, per_day=per_day
+            )
+        return account

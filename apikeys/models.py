@@ -1,0 +1,219 @@
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from apikeys import keys
+
+if TYPE_CHECKING:
+    from django.db.models.fields.related_descriptors import RelatedManager
+
+# Written at most this often, so that a busy key does not turn every request into a write.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+class PlanCode(models.TextChoices):
+    FREE = "free", "Free"
+    PRO = "pro", "Pro"
+    BUSINESS = "business", "Business"
+    ENTERPRISE = "enterprise", "Enterprise"
+
+
+class Plan(models.Model):
+    """A price tier and its request limits. Enterprise has none of its own: see Account."""
+
+    code = models.CharField(max_length=32, choices=PlanCode.choices, unique=True)
+    name = models.CharField(max_length=64)
+    requests_per_minute = models.PositiveIntegerField(null=True, blank=True)
+    requests_per_day = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("id",)
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def has_custom_limits(self) -> bool:
+        return self.code == PlanCode.ENTERPRISE
+
+
+@dataclass(frozen=True)
+class Limits:
+    per_minute: int
+    per_day: int
+
+
+class Account(models.Model):
+    """A customer: holds a plan and any number of keys. Limits are counted per account."""
+
+    name = models.CharField(max_length=255)
+    email = models.EmailField(blank=True)
+    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="accounts")
+    custom_requests_per_minute = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Enterprise only: requests per minute."
+    )
+    custom_requests_per_day = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Enterprise only: requests per UTC day."
+    )
+    suspended_at = models.DateTimeField(
+        null=True, blank=True, help_text="A suspended account's keys are all refused."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    if TYPE_CHECKING:
+        api_keys: RelatedManager[ApiKey]
+
+    class Meta:
+        ordering = ("id",)
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(custom_requests_per_minute__isnull=True)
+                | Q(custom_requests_per_minute__gt=0),
+                name="account_custom_per_minute_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(custom_requests_per_day__isnull=True)
+                | Q(custom_requests_per_day__gt=0),
+                name="account_custom_per_day_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    # Lets DRF's IsAuthenticated accept the account as the request's user.
+    is_authenticated = True
+
+    @property
+    def is_suspended(self) -> bool:
+        return self.suspended_at is not None
+
+    def clean(self) -> None:
+        super().clean()
+        if self.plan_id is None:
+            return
+        if self.plan.has_custom_limits:
+            errors = {}
+            for field in ("custom_requests_per_minute", "custom_requests_per_day"):
+                value = getattr(self, field)
+                if value is None:
+                    errors[field] = "An Enterprise account needs both custom limits."
+                elif value < 1:
+                    errors[field] = "Limits must be positive."
+            if errors:
+                raise ValidationError(errors)
+
+    @property
+    def limits(self) -> Limits:
+        if self.plan.has_custom_limits:
+            per_minute, per_day = self.custom_requests_per_minute, self.custom_requests_per_day
+        else:
+            per_minute, per_day = self.plan.requests_per_minute, self.plan.requests_per_day
+        if per_minute is None or per_day is None:
+            # An Enterprise account saved without limits (clean() prevents it in the admin and
+            # the command); refuse everything rather than allow everything.
+            return Limits(per_minute=0, per_day=0)
+        return Limits(per_minute=per_minute, per_day=per_day)
+
+
+class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
+    def for_raw_key(self, raw: str) -> ApiKey | None:
+        """The key whose digest matches ``raw``, with its account and plan, or None."""
+        wanted = keys.digest(raw)
+        found = self.select_related("account__plan").filter(digest=wanted).first()
+        # The digest was the lookup key, so this only guards against a collation surprise; it
+        # is constant-time all the same.
+        if found is None or not hmac.compare_digest(found.digest, wanted):
+            return None
+        return found
+
+    def matching(self, key_or_prefix: str) -> ApiKeyQuerySet:
+        """Keys named by a full key, or by their display prefix (for the command line)."""
+        if keys.is_well_formed(key_or_prefix):
+            return self.filter(digest=keys.digest(key_or_prefix))
+        return self.filter(prefix=key_or_prefix)
+
+
+class ApiKey(models.Model):
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="api_keys")
+    name = models.CharField(max_length=255, blank=True)
+    prefix = models.CharField(max_length=32, db_index=True, editable=False)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+    )
+
+    objects = ApiKeyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("id",)
+        verbose_name = "API key"
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.name})" if self.name else f"{self.prefix}…"
+
+    def refusal_reason(self, now: datetime) -> str | None:
+        """Why this key may not be used at ``now``, or None when it may."""
+        if self.revoked_at is not None:
+            return "This API key has been revoked."
+        if self.expires_at is not None and self.expires_at <= now:
+            return "This API key has expired."
+        if self.account.is_suspended:
+            return "This API key's account is suspended."
+        return None
+
+    def touch(self, now: datetime) -> None:
+        """Record use, at most once per LAST_USED_RESOLUTION across all processes."""
+        stale_before = now - LAST_USED_RESOLUTION
+        if self.last_used_at is not None and self.last_used_at > stale_before:
+            return
+        ApiKey.objects.filter(
+            Q(last_used_at__isnull=True) | Q(last_used_at__lte=stale_before), pk=self.pk
+        ).update(last_used_at=now)
+        self.last_used_at = now
+
+
+class Ban(models.Model):
+    """A key that kept calling while limited is refused until ``ends_at``, unless lifted."""
+
+    api_key = models.ForeignKey(ApiKey, on_delete=models.CASCADE, related_name="bans")
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="bans")
+    started_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    reason = models.CharField(max_length=255)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ("-started_at",)
+
+    def __str__(self) -> str:
+        return f"Ban of {self.api_key} until {self.ends_at:%Y-%m-%d %H:%M} UTC"
+
+    @property
+    def is_active(self) -> bool:
+        return self.lifted_at is None and self.ends_at > timezone.now()

@@ -1,0 +1,79 @@
+"""Issuing and revoking keys, and opening accounts: the workflows behind the commands and admin."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from apikeys import keys
+from apikeys.models import Account, ApiKey, Plan
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    """A new key and its raw value, which exists only here: it is never stored."""
+
+    api_key: ApiKey
+    raw: str
+
+
+@transaction.atomic
+def account_create(
+    *,
+    name: str,
+    plan: Plan,
+    email: str = "",
+    per_minute: int | None = None,
+    per_day: int | None = None,
+) -> Account:
+    account = Account(
+        name=name,
+        email=email,
+        plan=plan,
+        custom_requests_per_minute=per_minute,
+        custom_requests_per_day=per_day,
+    )
+    account.full_clean()
+    account.save()
+    return account
+
+
+@transaction.atomic
+def account_set_plan(
+    *, account: Account, plan: Plan, per_minute: int | None = None, per_day: int | None = None
+) -> Account:
+    """Move an account to a plan; the next request is limited by it, in every process."""
+    account.plan = plan
+    if plan.has_custom_limits:
+        account.custom_requests_per_minute = per_minute or account.custom_requests_per_minute
+        account.custom_requests_per_day = per_day or account.custom_requests_per_day
+    account.full_clean()
+    account.save()
+    return account
+
+
+@transaction.atomic
+def apikey_issue(
+    *, account: Account, name: str = "", expires_in: timedelta | None = None
+) -> IssuedKey:
+    raw = keys.generate_key()
+    api_key = ApiKey.objects.create(
+        account=account,
+        name=name,
+        prefix=keys.display_prefix(raw),
+        digest=keys.digest(raw),
+        expires_at=timezone.now() + expires_in if expires_in is not None else None,
+    )
+    return IssuedKey(api_key=api_key, raw=raw)
+
+
+def apikey_revoke(*, api_key: ApiKey, revoked_by: object | None = None) -> bool:
+    """Revoke a key from the next request on; False when it already was."""
+    updated = ApiKey.objects.filter(pk=api_key.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now(), revoked_by=revoked_by
+    )
+    api_key.refresh_from_db(fields=["revoked_at", "revoked_by"])
+    return updated == 1

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PetsConfig(AppConfig):
+    name = "pets"
+    verbose_name = "Animals"

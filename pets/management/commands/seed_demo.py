@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from pets.models import Category, Pet, PetStatus
+
+CATEGORIES = {
+    "Dog": "Dogs of every size, from puppies to seniors.",
+    "Cat": "Cats and kittens, indoor and outdoor.",
+    "Rabbit": "Rabbits, used to a hutch or a house.",
+    "Bird": "Budgies, canaries and other birds.",
+}
+
+ANIMALS = [
+    ("Rex", "Dog", PetStatus.AVAILABLE),
+    ("Bella", "Dog", PetStatus.AVAILABLE),
+    ("Max", "Dog", PetStatus.PENDING),
+    ("Luna", "Cat", PetStatus.AVAILABLE),
+    ("Milo", "Cat", PetStatus.AVAILABLE),
+    ("Cleo", "Cat", PetStatus.SOLD),
+    ("Thumper", "Rabbit", PetStatus.AVAILABLE),
+    ("Clover", "Rabbit", PetStatus.PENDING),
+    ("Kiwi", "Bird", PetStatus.AVAILABLE),
+    ("Sunny", "Bird", PetStatus.AVAILABLE),
+    ("Pip", "Bird", PetStatus.SOLD),
+    ("Biscuit", "Dog", PetStatus.AVAILABLE),
+]
+
+
+class Command(BaseCommand):
+    help = "Add the demo categories and animals; running it again adds nothing."
+
+    @transaction.atomic
+    def handle(self, *args: Any, **options: Any) -> None:
+        categories = {}
+        for name, description in CATEGORIES.items():
+            categories[name], _ = Category.objects.get_or_create(
+                name=name, defaults={"description": description}
+            )
+        added = 0
+        for name, category, status in ANIMALS:
+            _, created = Pet.objects.get_or_create(
+                name=name, category=categories[category], defaults={"status": status}
+            )
+            added += created
+        self.stdout.write(
+            f"Demo data: {len(categories)} categories, {added} animals added "
+            f"({Pet.objects.count()} in all)."
+        )

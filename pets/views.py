@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404
+from django.utils import timezone
+from django.utils.http import http_date
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from pets import services
+from pets.models import Category, Pet
+from pets.serializers import CategorySerializer, NewPetSerializer, PetListFilter, PetSerializer
+from petstore.errors import Gone
+from petstore.pagination import KeysetPagination
+from petstore.parsers import json_object
+
+PET_ID = OpenApiParameter(
+    "petId", OpenApiTypes.INT64, OpenApiParameter.PATH, description="The ID of the animal."
+)
+
+
+def getpet_deprecation_headers() -> dict[str, str]:
+    deprecated_at = settings.PETSTORE_GETPET_DEPRECATED_AT
+    return {
+        "Deprecation": f"@{int(deprecated_at.timestamp())}",
+        "Sunset": http_date(settings.PETSTORE_GETPET_SUNSET_AT.timestamp()),
+        "Link": '</v1/pets>; rel="successor-version"',
+    }
+
+
+@extend_schema(tags=["animals"])
+class PetViewSet(viewsets.GenericViewSet):
+    pagination_class = KeysetPagination
+    serializer_class = PetSerializer
+
+    @extend_schema(
+        operation_id="listPets",
+        summary="List animals",
+        description="Animals in id order, `limit` at a time. When more follow, the `Link` "
+        'header has the next page\'s URL (`rel="next"`).',
+        parameters=[PetListFilter],
+        responses={200: OpenApiResponse(PetSerializer(many=True), "A page of animals.")},
+    )
+    def list(self, request: Request) -> Response:
+        filters = PetListFilter(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        pets = Pet.objects.values(*PetSerializer.COLUMNS)
+        if wanted := filters.validated_data.get("status"):
+            pets = pets.filter(status=wanted)
+        page = self.paginate_queryset(pets)
+        return self.get_paginated_response(PetSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="createPet",
+        summary="Add an animal",
+        request=NewPetSerializer,
+        responses={201: OpenApiResponse(PetSerializer, "The animal, as added.")},
+    )
+    def create(self, request: Request) -> Response:
+        new_pet = NewPetSerializer(data=json_object(request))
+        new_pet.is_valid(raise_exception=True)
+        pet = services.pet_create(**new_pet.validated_data)
+        return Response(
+            PetSerializer(pet).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": f"/v1/pets/{pet.pk}"},
+        )
+
+    @extend_schema(
+        operation_id="getPet",
+        summary="Get an animal",
+        description="Deprecated: removed on 5 December 2030. Use `GET /pets` with a `status` "
+        "filter instead. Answers `410` from that date.",
+        deprecated=True,
+        parameters=[PET_ID],
+        responses={200: OpenApiResponse(PetSerializer, "The animal.")},
+    )
+    def retrieve(self, request: Request, petId: int) -> Response:
+        if timezone.now() >= settings.PETSTORE_GETPET_SUNSET_AT:
+            raise Gone("getPet was removed on its sunset date; use GET /v1/pets.")
+        pet = Pet.objects.values(*PetSerializer.COLUMNS).filter(pk=petId).first()
+        if pet is None:
+            raise Http404
+        return Response(PetSerializer(pet).data)
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if self.action == "retrieve":
+            for name, value in getpet_deprecation_headers().items():
+                response[name] = value
+        return response
+
+
+@extend_schema(tags=["categories"])
+class CategoryViewSet(viewsets.GenericViewSet):
+    serializer_class = CategorySerializer
+
+    @extend_schema(
+        operation_id="listCategories",
+        summary="List categories",
+        responses={200: OpenApiResponse(CategorySerializer(many=True), "Every category.")},
+    )
+    def list(self, request: Request) -> Response:
+        categories = Category.objects.values("id", "name", "description")
+        return Response(CategorySerializer(categories, many=True).data)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PetstoreConfig(AppConfig):
+    name = "petstore"
+    verbose_name = "Pet store"

@@ -1,0 +1,235 @@
+"""One error format for the whole API: ``{code, message, status}`` as application/json.
+
+Failures reach the client from three layers, and each is funnelled into the same body:
+- DRF views raise APIExceptions (ours below, or DRF's own): ``exception_handler``.
+- Anything a view raises that DRF does not handle (a bug, a database outage):
+  ``exception_handler`` as well, so DRF still finalises the response.
+- Django itself (unknown paths, a crash in middleware, DEBUG's technical pages):
+  ``ApiErrorMiddleware`` replaces any non-JSON error response under /v1.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Callable
+from http import HTTPStatus
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from rest_framework import exceptions
+from rest_framework.response import Response
+
+logger = logging.getLogger("petstore.errors")
+
+API_PREFIX = "/v1/"
+COMPACT = {"separators": (",", ":")}
+_REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
+
+
+def is_api_path(path: str) -> bool:
+    return path.startswith(API_PREFIX)
+
+
+class MalformedRequest(exceptions.APIException):
+    status_code = HTTPStatus.BAD_REQUEST
+    default_code = "malformed_request"
+    default_detail = "The request body must be a JSON object."
+
+
+class Conflict(exceptions.APIException):
+    status_code = HTTPStatus.CONFLICT
+    default_code = "conflict"
+    default_detail = "The resource is not in a state that allows this."
+
+
+class Gone(exceptions.APIException):
+    status_code = HTTPStatus.GONE
+    default_code = "gone"
+    default_detail = "This operation has been removed."
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = HTTPStatus.REQUEST_ENTITY_TOO_LARGE
+    default_code = "payload_too_large"
+    default_detail = "The request body is too large."
+
+
+class ServiceUnavailable(exceptions.APIException):
+    status_code = HTTPStatus.SERVICE_UNAVAILABLE
+    default_code = "service_unavailable"
+    default_detail = "The service cannot reach its database; try again shortly."
+
+
+# DRF's own exceptions, named the way our contract names them.
+_CODES: list[tuple[type[exceptions.APIException], str]] = [
+    (exceptions.ValidationError, "validation_error"),
+    (exceptions.ParseError, "malformed_request"),
+    (exceptions.NotAuthenticated, "unauthorized"),
+    (exceptions.AuthenticationFailed, "unauthorized"),
+    (exceptions.PermissionDenied, "forbidden"),
+    (exceptions.NotFound, "not_found"),
+    (exceptions.MethodNotAllowed, "method_not_allowed"),
+    (exceptions.NotAcceptable, "not_acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
+    (exceptions.Throttled, "rate_limited"),
+]
+
+# For error responses built by Django rather than by us.
+_CODE_BY_STATUS = {
+    400: "malformed_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    500: "internal_error",
+    503: "service_unavailable",
+}
+
+_MESSAGES = {
+    exceptions.NotAuthenticated: (
+        "An API key is required: send it as `Authorization: Bearer <key>`."
+    ),
+    exceptions.NotFound: "No such resource.",
+}
+
+
+def error_body(
+    status: int, code: str, message: str, errors: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "message": message, "status": status}
+    if errors:
+        body["errors"] = errors
+    return body
+
+
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JsonResponse:
+    """An Error body outside DRF (middleware, plain Django views)."""
+    response = JsonResponse(
+        error_body(status, code, message), status=status, json_dumps_params=COMPACT
+    )
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def _field_errors(detail: Any) -> dict[str, list[str]]:
+    if isinstance(detail, dict):
+        return {
+            str(field): [str(m) for m in (msgs if isinstance(msgs, list) else [msgs])]
+            for field, msgs in detail.items()
+        }
+    if isinstance(detail, list):
+        return {"non_field_errors": [str(m) for m in detail]}
+    return {"non_field_errors": [str(detail)]}
+
+
+def _validation_message(errors: dict[str, list[str]]) -> str:
+    fields = [f for f in errors if f != "non_field_errors"]
+    if not fields:
+        return next(iter(errors.values()))[0]
+    if len(fields) == 1:
+        return f"Invalid `{fields[0]}`: {errors[fields[0]][0]}"
+    return "Invalid fields: " + ", ".join(f"`{f}`" for f in fields) + "."
+
+
+def _code_for(exc: exceptions.APIException) -> str:
+    for cls, code in _CODES:
+        if isinstance(exc, cls):
+            return code
+    return str(exc.default_code)
+
+
+def _message_for(exc: exceptions.APIException) -> str:
+    for cls, message in _MESSAGES.items():
+        # Only DRF's stock wording is replaced; a message we chose is kept.
+        if type(exc) is cls and str(exc.detail) == str(cls.default_detail):
+            return message
+    return str(exc.detail)
+
+
+def internal_error_body(request: HttpRequest | None, exc: BaseException) -> tuple[int, dict]:
+    """Log a crash with its request id; what the client sees says nothing about it."""
+    if isinstance(exc, OperationalError | InterfaceError):
+        logger.error("database unavailable [request %s]: %s", _request_id(request), exc)
+        status, code, message = 503, "service_unavailable", str(ServiceUnavailable.default_detail)
+    else:
+        logger.error("unhandled exception [request %s]", _request_id(request), exc_info=exc)
+        status, code = 500, "internal_error"
+        message = f"Something went wrong on our side (request {_request_id(request)})."
+    return status, error_body(status, code, message)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    """DRF's EXCEPTION_HANDLER: every exception a view raises becomes an Error body."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if not isinstance(exc, exceptions.APIException):
+        request = context.get("request")
+        status, body = internal_error_body(getattr(request, "_request", None), exc)
+        return Response(body, status=status)
+
+    headers = {}
+    if auth_header := getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = auth_header
+    if (wait := getattr(exc, "wait", None)) is not None:
+        headers["Retry-After"] = str(max(1, int(wait)))
+    status = exc.status_code
+    if isinstance(exc, exceptions.ValidationError):
+        errors = _field_errors(exc.detail)
+        body = error_body(status, "validation_error", _validation_message(errors), errors)
+    else:
+        body = error_body(status, _code_for(exc), _message_for(exc))
+    return Response(body, status=status, headers=headers)
+
+
+def _request_id(request: HttpRequest | None) -> str:
+    return getattr(request, "request_id", "-")
+
+
+class ApiErrorMiddleware:
+    """Gives each request an id, and makes every /v1 error an Error body, whoever produced it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        supplied = request.headers.get("X-Request-ID", "")
+        request.request_id = supplied if _REQUEST_ID_RE.match(supplied) else uuid.uuid4().hex  # type: ignore[attr-defined]
+        response = self.get_response(request)
+        if is_api_path(request.path_info) and response.status_code >= 400:
+            response = self._as_error_body(response)
+        response["X-Request-ID"] = request.request_id  # type: ignore[attr-defined]
+        return response
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if not is_api_path(request.path_info):
+            return None
+        status, body = internal_error_body(request, exc)
+        return JsonResponse(body, status=status, json_dumps_params=COMPACT)
+
+    @staticmethod
+    def _as_error_body(response: HttpResponse) -> HttpResponse:
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response
+        status = response.status_code
+        code = _CODE_BY_STATUS.get(status, "internal_error" if status >= 500 else "bad_request")
+        message = {
+            404: "No such resource or path.",
+            500: "Something went wrong on our side.",
+        }.get(status, HTTPStatus(status).phrase + ".")
+        replacement = error_response(status, code, message)
+        # Keep what the inner layers said about the response (Allow, rate limits, Retry-After).
+        for name, value in response.items():
+            if name.lower() not in {"content-type", "content-length"}:
+                replacement[name] = value
+        return replacement

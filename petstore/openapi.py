@@ -1,0 +1,122 @@
+"""What drf-spectacular cannot infer from the views: the Error body on every error response,
+and the headers the middleware adds (rate limits on every response, paging, deprecation)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["code", "message", "status"],
+    "properties": {
+        "code": {"type": "string", "description": "A machine-readable error code."},
+        "message": {"type": "string", "description": "A human-readable description."},
+        "status": {"type": "integer", "description": "The HTTP status code."},
+        "errors": {
+            "type": "object",
+            "description": "For validation errors: the messages for each invalid field.",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        },
+    },
+}
+
+HEADERS = {
+    "X-RateLimit-Limit": "Requests allowed in the window with the fewest requests remaining.",
+    "X-RateLimit-Remaining": "Requests left in that window.",
+    "X-RateLimit-Reset": "Unix time, in seconds, at which that window ends.",
+    "Retry-After": "Seconds to wait before trying again.",
+    "Link": 'On a list: `<url>; rel="next"` when more items follow. '
+    'On getPet: `</v1/pets>; rel="successor-version"`.',
+    "Location": "The URL of the resource just created.",
+    "Deprecation": "When this operation was deprecated, as `@<unix time>` (RFC 9745).",
+    "Sunset": "When this operation stops working (RFC 8594).",
+}
+_HEADER_TYPES = {name: "integer" for name in HEADERS if name.startswith(("X-", "Retry"))}
+
+ERROR_DESCRIPTIONS = {
+    "400": "The request is invalid: a field or parameter, or the body itself (`code` says which).",
+    "401": "The API key is missing, malformed, unknown, revoked or expired.",
+    "404": "No such resource.",
+    "410": "The operation is past its sunset date.",
+    "413": "The request body is larger than 64 KiB.",
+    "415": "The request body is not `application/json`.",
+    "429": "Over the plan's rate limit (`rate_limited`) or temporarily banned "
+    "(`temporarily_banned`); retry after `Retry-After` seconds.",
+    "500": "A fault on our side; the message names the request id.",
+    "503": "The service cannot reach its database.",
+}
+_EVERY_OPERATION = ("401", "429", "500", "503")
+_BY_OPERATION = {
+    "listPets": ("400",),
+    "createPet": ("400", "413", "415"),
+    "getPet": ("404", "410"),
+}
+_SUCCESS_HEADERS = {
+    "listPets": ("Link",),
+    "createPet": ("Location",),
+    "getPet": ("Deprecation", "Sunset", "Link"),
+}
+
+
+def _header_ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
+def _rename_paginated_lists(result: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """Our pages are bare arrays, so call them what the template does: ``Pets``, not
+    drf-spectacular's ``PaginatedPetList``."""
+    renames = {
+        name: name.removeprefix("Paginated").removesuffix("List") + "s"
+        for name in list(schemas)
+        if name.startswith("Paginated") and name.endswith("List")
+    }
+    for old, new in renames.items():
+        schemas[new] = schemas.pop(old)
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for response in operation.get("responses", {}).values():
+                for content in response.get("content", {}).values():
+                    ref = content.get("schema", {}).get("$ref", "")
+                    old = ref.rsplit("/", 1)[-1]
+                    if old in renames:
+                        content["schema"]["$ref"] = f"#/components/schemas/{renames[old]}"
+
+
+def add_common_responses(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook; see the module docstring."""
+    components = result.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    schemas["Error"] = ERROR_SCHEMA
+    _rename_paginated_lists(result, schemas)
+    components["headers"] = {
+        name: {
+            "description": description,
+            "schema": {"type": _HEADER_TYPES.get(name, "string")},
+        }
+        for name, description in HEADERS.items()
+    }
+    error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            operation_id = operation.get("operationId", "")
+            responses = operation.setdefault("responses", {})
+            for status in _EVERY_OPERATION + _BY_OPERATION.get(operation_id, ()):
+                responses[status] = {
+                    "description": ERROR_DESCRIPTIONS[status],
+                    "content": error_content,
+                }
+            for status, response in responses.items():
+                headers = response.setdefault("headers", {})
+                for name in ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"):
+                    headers[name] = _header_ref(name)
+                if status == "429":
+                    headers["Retry-After"] = _header_ref("Retry-After")
+                if status.startswith("2"):
+                    for name in _SUCCESS_HEADERS.get(operation_id, ()):
+                        headers[name] = _header_ref(name)
+                if operation_id == "getPet":
+                    for name in ("Deprecation", "Sunset"):
+                        headers[name] = _header_ref(name)
+    return result

@@ -1,0 +1,61 @@
+"""Strict JSON request bodies: a JSON object, UTF-8, at most PETSTORE_MAX_BODY_BYTES."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import IO, Any
+
+from django.conf import settings
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import BaseParser
+from rest_framework.request import Request
+
+from petstore.errors import MalformedRequest, PayloadTooLarge
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+class StrictJSONParser(BaseParser):
+    """DRF's JSONParser, plus the body limit and the rule that a body is one JSON object.
+
+    DRF reads the body from the stream itself, past Django's DATA_UPLOAD_MAX_MEMORY_SIZE, so
+    the size limit is enforced here, before anything is read.
+    """
+
+    media_type = "application/json"
+
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        limit = settings.PETSTORE_MAX_BODY_BYTES
+        request = (parser_context or {}).get("request")
+        declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+        if declared and declared.isdigit() and int(declared) > limit:
+            raise PayloadTooLarge(f"The request body must be at most {limit // 1024} KiB.")
+        raw = stream.read(limit + 1)
+        if len(raw) > limit:
+            raise PayloadTooLarge(f"The request body must be at most {limit // 1024} KiB.")
+        try:
+            data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        except UnicodeDecodeError:
+            raise MalformedRequest("The request body is not valid UTF-8.") from None
+        except ValueError as exc:
+            raise ParseError(f"The request body is not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise MalformedRequest("The request body must be a JSON object.")
+        return data
+
+
+def json_object(request: Request) -> dict[str, Any]:
+    """The parsed body of a request that must carry one; an empty body is refused."""
+    data = request.data
+    # DRF turns a request without a body into {} without calling any parser.
+    if request.stream is None:
+        raise MalformedRequest("The request body is empty: send a JSON object.")
+    return data

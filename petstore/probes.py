@@ -1,0 +1,48 @@
+"""Liveness and readiness probes for the load balancer and the orchestrator. No key needed."""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+@never_cache
+def healthz(request: HttpRequest) -> JsonResponse:
+    """The process is up and answering; says nothing about what it depends on."""
+    return JsonResponse({"status": "ok"})
+
+
+def _database_ok() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return False
+    return True
+
+
+def _cache_ok() -> bool:
+    try:
+        cache.get("petstore:readyz")
+    except Exception:  # any backend's connection error: the answer is simply "down"
+        return False
+    return True
+
+
+@require_GET
+@never_cache
+def readyz(request: HttpRequest) -> JsonResponse:
+    """Ready to serve: the database and the cache both answer."""
+    checks = {
+        "database": "ok" if _database_ok() else "down",
+        "cache": "ok" if _cache_ok() else "down",
+    }
+    ready = all(state == "ok" for state in checks.values())
+    return JsonResponse(
+        {"status": "ok" if ready else "unavailable", "checks": checks},
+        status=200 if ready else 503,
+    )

@@ -1,0 +1,95 @@
+"""Strict serializer building blocks: JSON types are taken as they are, never coerced.
+
+DRF's own fields are lenient on purpose (``"1"`` and ``1.0`` are integers, ``5`` is a string);
+our contract is not, so these fields check the JSON type before DRF's validation runs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+INT64_MAX = 2**63 - 1
+INT64_MIN = -(2**63)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer (not a string, float or boolean) within int64 unless narrowed further."""
+
+    default_error_messages = {"invalid": "A JSON integer is required."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", INT64_MIN)
+        kwargs.setdefault("max_value", INT64_MAX)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return data
+
+
+@extend_schema_field(OpenApiTypes.INT64)
+class Int64Field(serializers.IntegerField):
+    """An int64 in a response (ids): documented as ``integer``/``int64``."""
+
+
+class StrictCharField(serializers.CharField):
+    default_error_messages = {"invalid": "A JSON string is required."}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        try:
+            # JSON can carry lone surrogates ("\ud800"), which no database can store.
+            data.encode("utf-8")
+        except UnicodeEncodeError:
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """An integer query parameter written as digits only (``20``, not ``20.0`` or `` 20``)."""
+
+    _digits = re.compile(r"^-?[0-9]{1,19}$")
+    default_error_messages = {"invalid": "An integer is required."}
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not self._digits.match(data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know, and read-only ones, naming each."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        extra: dict[str, list[str]] = {}
+        if isinstance(data, dict):
+            for name in data:
+                field = self.fields.get(name)
+                if field is None:
+                    extra[name] = ["Unknown field."]
+                elif field.read_only:
+                    extra[name] = ["This field is read-only."]
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            detail = (
+                exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+            )
+            raise serializers.ValidationError({**detail, **extra}) from None
+        if extra:
+            raise serializers.ValidationError(extra)
+        return value

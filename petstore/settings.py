@@ -1,0 +1,268 @@
+"""The one settings module: everything that varies between machines comes from the environment.
+
+A fresh clone runs with no environment at all (SQLite, in-process cache, DEBUG on); production
+sets DATABASE_URL, REDIS_URL, SECRET_KEY and DEBUG=0. The helpers below fail loudly on a value
+they cannot read rather than guessing.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {raw!r}")
+
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY is required unless DEBUG is on")
+    # Development only: a fixed key so signed cursors survive a restart of `make run`.
+    SECRET_KEY = "django-insecure-development-only-key-not-for-production"  # noqa: S105
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+
+PETSTORE_ENVIRONMENT = env_str("PETSTORE_ENVIRONMENT", "production")
+if PETSTORE_ENVIRONMENT not in {"production", "staging"}:
+    raise ImproperlyConfigured("PETSTORE_ENVIRONMENT must be 'production' or 'staging'")
+PETSTORE_BASE_URL = env_str("PETSTORE_BASE_URL", "https://petstore.example.com/v1")
+PETSTORE_STAGING_BASE_URL = env_str(
+    "PETSTORE_STAGING_BASE_URL", "https://staging.petstore.example.com/v1"
+)
+for _name, _url in (
+    ("PETSTORE_BASE_URL", PETSTORE_BASE_URL),
+    ("PETSTORE_STAGING_BASE_URL", PETSTORE_STAGING_BASE_URL),
+):
+    if not _url.rstrip("/").endswith("/v1"):
+        raise ImproperlyConfigured(f"{_name} must end with /v1, not {_url!r}")
+
+# How many reverse proxies in front of us append to X-Forwarded-For. 0: trust only REMOTE_ADDR.
+PETSTORE_TRUSTED_PROXIES = env_int("PETSTORE_TRUSTED_PROXIES", 0)
+
+# getPet is deprecated (RFC 9745) and removed at its sunset (RFC 8594); both are settings so that
+# tests, and an operator who must move the date, can change them.
+PETSTORE_GETPET_DEPRECATED_AT = datetime(2026, 1, 1, tzinfo=UTC)
+PETSTORE_GETPET_SUNSET_AT = datetime(2030, 12, 5, tzinfo=UTC)
+
+# Requests without a valid key are limited per client address (django-ratelimit).
+PETSTORE_ANONYMOUS_RATE = env_str("PETSTORE_ANONYMOUS_RATE", "60/m")
+PETSTORE_MAX_BODY_BYTES = 64 * 1024
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "petstore",
+    "apikeys",
+    "pets",
+    "store",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "petstore.errors.ApiErrorMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "petstore.urls"
+WSGI_APPLICATION = "petstore.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 600),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that is down must answer 503 quickly, not hang a worker.
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", 3)
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "petstore",
+            # Short timeouts: when Redis is unreachable the limiter falls back to process memory
+            # rather than holding the request.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "petstore",
+        }
+    }
+
+RATELIMIT_USE_CACHE = "default"
+if not REDIS_URL:
+    # django-ratelimit refuses a cache that is not shared between processes (E003). Without
+    # REDIS_URL we are in embedded mode (`make run`: one process), where process memory is the
+    # shared cache; petstore.checks warns instead when such a configuration runs without DEBUG.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+# The docs page and the admin need their static files under gunicorn too; WhiteNoise serves them
+# straight from the installed apps, so no collectstatic step is needed to start. Set STATIC_ROOT
+# only to run collectstatic for a CDN or a front web server.
+STATIC_ROOT = env_str("STATIC_ROOT") or None
+WHITENOISE_USE_FINDERS = True
+
+# The API's own bodies are checked against PETSTORE_MAX_BODY_BYTES by its JSON parser; this
+# bounds everything else Django reads (admin forms).
+DATA_UPLOAD_MAX_MEMORY_SIZE = PETSTORE_MAX_BODY_BYTES
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["apikeys.authentication.BearerKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["petstore.parsers.StrictJSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "petstore.errors.exception_handler",
+    "UNAUTHENTICATED_USER": None,
+    "DEFAULT_VERSIONING_CLASS": None,
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "petstore.negotiation.JsonOnlyNegotiation",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Pet Store API",
+    "DESCRIPTION": (
+        "Browse and manage animals available for adoption. Every operation takes an API key as "
+        "a bearer token and is rate limited per plan; every response reports the limit in "
+        "`X-RateLimit-*` headers."
+    ),
+    "VERSION": "1.0.0",
+    "SERVERS": [
+        {"url": PETSTORE_BASE_URL.rstrip("/"), "description": "Production"},
+        {"url": PETSTORE_STAGING_BASE_URL.rstrip("/"), "description": "Staging"},
+    ],
+    # Paths are relative to the servers above, which already end in /v1.
+    "SCHEMA_PATH_PREFIX": r"/v1",
+    "SCHEMA_PATH_PREFIX_TRIM": True,
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PUBLIC": True,
+    # The schema is public: a key sent along is neither needed nor checked.
+    "SERVE_AUTHENTICATION": [],
+    "COMPONENT_SPLIT_REQUEST": False,
+    "ENUM_NAME_OVERRIDES": {"PetStatus": "pets.models.PetStatus"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "petstore.openapi.add_common_responses",
+    ],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "TAGS": [
+        {"name": "animals", "description": "Animals available for adoption."},
+        {"name": "categories", "description": "Kinds of animal."},
+    ],
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}
+
+# Production hardening; `manage.py check --deploy` is clean with DEBUG off.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+# TLS usually ends at the load balancer, which redirects; SECURE_SSL_REDIRECT=1 if it does not.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+if PETSTORE_TRUSTED_PROXIES:
+    # Only a proxy we were told about may tell us the request was HTTPS.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

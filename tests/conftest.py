@@ -1,0 +1,148 @@
+"""Shared fixtures. The suite runs against real PostgreSQL and Redis, never stand-ins."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.test import Client
+
+from apikeys import services as apikey_services
+from apikeys.models import Account, ApiKey, Plan
+from pets.models import Category, Pet
+
+START_POSTGRES = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
+START_REDIS = 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no'
+
+
+def _require_services() -> None:
+    """Fail the run at once, saying how to fix it, when PostgreSQL or Redis is missing."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.postgresql":
+        pytest.exit(
+            "The tests need PostgreSQL: run them with `make test`, or set DATABASE_URL to a "
+            f"postgres:// URL (now: {database['ENGINE']}).",
+            returncode=3,
+        )
+    import psycopg
+
+    try:
+        psycopg.connect(
+            host=database["HOST"] or None,
+            port=database["PORT"] or None,
+            user=database["USER"] or None,
+            password=database["PASSWORD"] or None,
+            dbname="postgres",
+            connect_timeout=3,
+        ).close()
+    except psycopg.OperationalError as exc:
+        pytest.exit(
+            f"PostgreSQL is not reachable at {database['HOST']}:{database['PORT']} ({exc}).\n"
+            f"Start it with:  {START_POSTGRES}",
+            returncode=3,
+        )
+    if not settings.REDIS_URL:
+        pytest.exit("The tests need Redis: run them with `make test`, or set REDIS_URL.", 3)
+    import redis
+
+    try:
+        redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=3).ping()
+    except redis.RedisError as exc:
+        pytest.exit(
+            f"Redis is not reachable at {settings.REDIS_URL} ({exc}).\nStart it with:  "
+            f"{START_REDIS}",
+            returncode=3,
+        )
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _require_services()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    # Rate-limit counters and bans live in Redis: each test starts from none.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def client() -> Client:
+    return Client()
+
+
+@pytest.fixture
+def free_plan(db: None) -> Plan:
+    return Plan.objects.get(code="free")
+
+
+@pytest.fixture
+def make_account(db: None) -> Callable[..., Account]:
+    def make(
+        plan: str = "free",
+        name: str = "Shelter app",
+        per_minute: int | None = None,
+        per_day: int | None = None,
+    ) -> Account:
+        return apikey_services.account_create(
+            name=name,
+            plan=Plan.objects.get(code=plan),
+            per_minute=per_minute,
+            per_day=per_day,
+        )
+
+    return make
+
+
+@pytest.fixture
+def make_key(make_account: Callable[..., Account]) -> Callable[..., str]:
+    """Issue a key (on a new Free account unless one is given) and return the raw key."""
+
+    def make(
+        account: Account | None = None, expires_in: timedelta | None = None, **account_kwargs: Any
+    ) -> str:
+        account = account or make_account(**account_kwargs)
+        return apikey_services.apikey_issue(account=account, expires_in=expires_in).raw
+
+    return make
+
+
+@pytest.fixture
+def api_key(make_key: Callable[..., str]) -> str:
+    return make_key()
+
+
+@pytest.fixture
+def auth(api_key: str) -> dict[str, str]:
+    """Headers for the test client: ``client.get(url, headers=auth)``."""
+    return {"Authorization": f"Bearer {api_key}"}
+
+
+@pytest.fixture
+def key_row(api_key: str) -> ApiKey:
+    found = ApiKey.objects.for_raw_key(api_key)
+    assert found is not None
+    return found
+
+
+@pytest.fixture
+def dog(db: None) -> Category:
+    return Category.objects.create(name="Dog", description="Dogs")
+
+
+@pytest.fixture
+def cat(db: None) -> Category:
+    return Category.objects.create(name="Cat", description="Cats")
+
+
+@pytest.fixture
+def make_pet(dog: Category) -> Callable[..., Pet]:
+    def make(name: str = "Rex", status: str = "available", category: Category | None = None) -> Pet:
+        return Pet.objects.create(name=name, status=status, category=category or dog)
+
+    return make
