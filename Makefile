@@ -41,11 +41,13 @@ run: install
 test: install
 	@$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
 
+LINT_ENV := DATABASE_URL=sqlite://:memory: SECRET_KEY=lint-only DEBUG=0
+
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(TEST_ENV) $(VENV)/bin/mypy .
-	$(TEST_ENV) $(PY) manage.py makemigrations --check --dry-run
+	$(LINT_ENV) $(VENV)/bin/mypy .
+	$(LINT_ENV) $(PY) manage.py makemigrations --check --dry-run
 
 format: install
 	$(VENV)/bin/ruff check --fix .

@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class ApikeysConfig(AppConfig):
     name = "apikeys"
     verbose_name = "API keys and plans"
+
+    def ready(self) -> None:
+        from apikeys import checks  # noqa: F401  (registers the system check)

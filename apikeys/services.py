@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
-from apikeys import keys
-from apikeys.models import Account, ApiKey, Plan
+from apikeys import keys, ratelimit
+from apikeys.models import Account, ApiKey, Ban, Plan
 
 
 @dataclass(frozen=True)
@@ -77,3 +77,26 @@ def apikey_revoke(*, api_key: ApiKey, revoked_by: object | None = None) -> bool:
     )
     api_key.refresh_from_db(fields=["revoked_at", "revoked_by"])
     return updated == 1
+
+
+def ban_record(*, api_key: ApiKey, ends_at: datetime, number: int) -> Ban:
+    """Record a ban the limiter has just put in force, for account managers to see."""
+    return Ban.objects.create(
+        api_key=api_key,
+        account_id=api_key.account_id,
+        started_at=timezone.now(),
+        ends_at=ends_at,
+        reason=(
+            f"{ratelimit.BAN_STRIKES} requests within a minute while rate limited "
+            f"(ban {number} within a day: {ratelimit.ban_seconds(number) // 60} minutes)"
+        ),
+    )
+
+
+@transaction.atomic
+def ban_lift(*, ban: Ban, lifted_by: object | None = None) -> None:
+    """End a ban now, in every process."""
+    ratelimit.clear_ban(ban.api_key_id)
+    Ban.objects.filter(pk=ban.pk, lifted_at__isnull=True).update(
+        lifted_at=timezone.now(), lifted_by=lifted_by
+    )
