@@ -1,0 +1,55 @@
+"""The limiter costs one Redis round trip per request: ban check and both windows in one."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+import pytest
+import redis
+from django.conf import settings
+
+
+@pytest.fixture
+def redis_commands(monkeypatch):
+    """Every command any Redis client in this process sends, in order (a spy: they still run)."""
+    sent: list[str] = []
+    real = redis.Redis.execute_command
+
+    def counting(self, *args, **options):
+        sent.append(str(args[0]))
+        return real(self, *args, **options)
+
+    monkeypatch.setattr(redis.Redis, "execute_command", counting)
+    return sent
+
+
+def test_an_authenticated_request_costs_one_round_trip(client, auth, redis_commands):
+    client.get("/v1/pets", headers=auth)  # loads the script, once per Redis server
+    redis_commands.clear()
+
+    response = client.get("/v1/pets", headers=auth)
+
+    assert response.status_code == HTTPStatus.OK
+    assert redis_commands == ["EVALSHA"]
+
+
+def test_a_refused_request_costs_one_round_trip(client, auth, redis_commands, clock):
+    for _ in range(60):
+        client.get("/v1/categories", headers=auth)
+    redis_commands.clear()
+
+    response = client.get("/v1/categories", headers=auth)
+
+    assert response.status_code == HTTPStatus.TOO_MANY_REQUESTS
+    assert redis_commands == ["EVALSHA"]
+
+
+def test_the_script_is_loaded_again_after_redis_forgets_it(client, auth, redis_commands):
+    client.get("/v1/pets", headers=auth)
+    redis.Redis.from_url(settings.REDIS_URL).script_flush()
+    redis_commands.clear()
+
+    response = client.get("/v1/pets", headers=auth)
+
+    assert response.status_code == HTTPStatus.OK
+    assert redis_commands[-2:] == ["SCRIPT LOAD", "EVALSHA"]
