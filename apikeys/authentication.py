@@ -78,6 +78,14 @@ def authenticated_key(request: HttpRequest) -> ApiKey | None:
     return outcome if isinstance(outcome, ApiKey) else None
 
 
+def caller_account(request: Request) -> Account:
+    """The account of an authenticated API request (the views require one)."""
+    account = request.user
+    if not isinstance(account, Account):
+        raise exceptions.NotAuthenticated()
+    return account
+
+
 class BearerKeyAuthentication(BaseAuthentication):
     """``Authorization: Bearer <key>``; the request's user is the key's Account."""
 

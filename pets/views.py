@@ -16,6 +16,7 @@ from pets import services
 from pets.models import Category, Pet
 from pets.serializers import CategorySerializer, NewPetSerializer, PetListFilter, PetSerializer
 from petstore.errors import Gone
+from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
 
@@ -59,8 +60,10 @@ class PetViewSet(viewsets.GenericViewSet):
         operation_id="createPet",
         summary="Add an animal",
         request=NewPetSerializer,
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
         responses={201: OpenApiResponse(PetSerializer, "The animal, as added.")},
     )
+    @idempotent
     def create(self, request: Request) -> Response:
         new_pet = NewPetSerializer(data=json_object(request))
         new_pet.is_valid(raise_exception=True)

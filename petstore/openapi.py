@@ -28,6 +28,8 @@ HEADERS = {
     "Link": 'On a list: `<url>; rel="next"` when more items follow. '
     'On getPet: `</v1/pets>; rel="successor-version"`.',
     "Location": "The URL of the resource just created.",
+    "Idempotent-Replayed": "`true` when this is the stored answer to an earlier request with "
+    "the same `Idempotency-Key`.",
     "Deprecation": "When this operation was deprecated, as `@<unix time>` (RFC 9745).",
     "Sunset": "When this operation stops working (RFC 8594).",
 }
@@ -37,9 +39,12 @@ ERROR_DESCRIPTIONS = {
     "400": "The request is invalid: a field or parameter, or the body itself (`code` says which).",
     "401": "The API key is missing, malformed, unknown, revoked or expired.",
     "404": "No such resource.",
+    "409": "Not allowed in the resource's current state, or a request with this "
+    "`Idempotency-Key` is still in progress.",
     "410": "The operation is past its sunset date.",
     "413": "The request body is larger than 64 KiB.",
     "415": "The request body is not `application/json`.",
+    "422": "This `Idempotency-Key` was already used with a different body.",
     "429": "Over the plan's rate limit (`rate_limited`) or temporarily banned "
     "(`temporarily_banned`); retry after `Retry-After` seconds.",
     "500": "A fault on our side; the message names the request id.",
@@ -48,12 +53,17 @@ ERROR_DESCRIPTIONS = {
 _EVERY_OPERATION = ("401", "429", "500", "503")
 _BY_OPERATION = {
     "listPets": ("400",),
-    "createPet": ("400", "413", "415"),
+    "createPet": ("400", "409", "413", "415", "422"),
     "getPet": ("404", "410"),
+    "listOrders": ("400",),
+    "placeOrder": ("400", "409", "413", "415", "422"),
+    "cancelOrder": ("404", "409"),
 }
 _SUCCESS_HEADERS = {
     "listPets": ("Link",),
-    "createPet": ("Location",),
+    "createPet": ("Location", "Idempotent-Replayed"),
+    "listOrders": ("Link",),
+    "placeOrder": ("Location", "Idempotent-Replayed"),
     "getPet": ("Deprecation", "Sunset", "Link"),
 }
 

@@ -245,6 +245,7 @@ SPECTACULAR_SETTINGS = {
     "TAGS": [
         {"name": "animals", "description": "Animals available for adoption."},
         {"name": "categories", "description": "Kinds of animal."},
+        {"name": "orders", "description": "Adoption orders of the calling account."},
     ],
 }
 

@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 from pets.views import CategoryViewSet, PetViewSet
 from petstore import probes
 from petstore.serializers import INT64_MAX
+from store.views import OrderViewSet
 
 
 class Int64Converter:
@@ -32,6 +33,14 @@ v1 = [
     path("pets", PetViewSet.as_view({"get": "list", "post": "create"}), name="pet-list"),
     path("pets/<int64:petId>", PetViewSet.as_view({"get": "retrieve"}), name="pet-detail"),
     path("categories", CategoryViewSet.as_view({"get": "list"}), name="category-list"),
+    path(
+        "store/orders", OrderViewSet.as_view({"get": "list", "post": "create"}), name="order-list"
+    ),
+    path(
+        "store/orders/<int64:orderId>",
+        OrderViewSet.as_view({"delete": "destroy"}),
+        name="order-detail",
+    ),
     path("openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
 ]
 

@@ -1,0 +1,151 @@
+"""Idempotent POSTs: a retry with the same ``Idempotency-Key`` never creates anything twice.
+
+Within ``RETENTION`` the same key from the same account with the same body replays the first
+answer (status, body, ``Location``, plus ``Idempotent-Replayed: true``); with another body it is
+a ``422 idempotency_key_reused``; while the first request is still running, a ``409``. Answers
+from our side's failures (5xx) are not kept, so the retry runs again.
+
+The claim is a row inserted before the work starts, under a unique (account, key) constraint:
+of any number of concurrent requests, across processes and hosts, exactly one inserts it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from functools import wraps
+from http import HTTPStatus
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import exceptions
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apikeys.authentication import caller_account
+from petstore.errors import Conflict
+from petstore.models import IdempotencyRecord
+from petstore.parsers import json_object
+
+HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 255
+RETENTION = timedelta(hours=24)
+# A claim still "in flight" after this long belongs to a request that died; a retry may take it.
+ABANDONED_AFTER = timedelta(minutes=5)
+
+IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
+    HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="Up to 255 characters, unique per operation you mean to happen once. A retry "
+    "with the same key and body within 24 hours replays the first answer.",
+)
+
+
+class IdempotencyKeyReused(exceptions.APIException):
+    status_code = HTTPStatus.UNPROCESSABLE_ENTITY
+    default_code = "idempotency_key_reused"
+    default_detail = "This Idempotency-Key was used with a different request body."
+
+
+def _fingerprint(request: Request, data: dict[str, Any]) -> str:
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(f"{request.method} {request.path}\n{canonical}".encode()).hexdigest()
+
+
+def _claim(account_id: int, key: str, fingerprint: str) -> IdempotencyRecord:
+    """Our claim on ``key``, or an exception/replay (raised as ``_Replay``) if it is taken."""
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            return IdempotencyRecord.objects.create(
+                account_id=account_id, key=key, fingerprint=fingerprint, created_at=now
+            )
+    except IntegrityError:
+        pass
+    existing = IdempotencyRecord.objects.filter(account_id=account_id, key=key).first()
+    if existing is None:  # purged in between: claim it afresh
+        return _claim(account_id, key, fingerprint)
+    expired = existing.created_at <= now - RETENTION
+    abandoned = existing.status_code is None and existing.created_at <= now - ABANDONED_AFTER
+    if not expired and existing.fingerprint != fingerprint:
+        raise IdempotencyKeyReused()
+    if expired or abandoned:
+        # Take it over only if nobody else did since we read it.
+        taken = IdempotencyRecord.objects.filter(
+            pk=existing.pk, created_at=existing.created_at
+        ).update(fingerprint=fingerprint, status_code=None, body=None, location="", created_at=now)
+        if taken:
+            existing.refresh_from_db()
+            return existing
+        return _claim(account_id, key, fingerprint)
+    if existing.status_code is None:
+        raise Conflict("A request with this Idempotency-Key is still in progress; retry shortly.")
+    raise _Replay(existing)
+
+
+class _Replay(Exception):
+    def __init__(self, record: IdempotencyRecord) -> None:
+        self.record = record
+
+
+def _replay(record: IdempotencyRecord) -> Response:
+    headers = {"Idempotent-Replayed": "true"}
+    if record.location:
+        headers["Location"] = record.location
+    return Response(record.body, status=record.status_code, headers=headers)
+
+
+def _remember(record: IdempotencyRecord, response: Response) -> None:
+    if response.status_code >= HTTPStatus.INTERNAL_SERVER_ERROR:
+        record.delete()  # our failure, not an answer: let the retry run
+        return
+    record.status_code = response.status_code
+    record.body = response.data
+    record.location = response.get("Location", "")
+    record.save(update_fields=["status_code", "body", "location"])
+
+
+Action = Callable[..., Response]
+
+
+def idempotent(action: Action) -> Action:
+    """Make a DRF POST action honour ``Idempotency-Key`` (see the module docstring)."""
+
+    @wraps(action)
+    def wrapper(view: APIView, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        if key is None:
+            return action(view, request, *args, **kwargs)
+        if not key or len(key) > MAX_KEY_LENGTH:
+            raise exceptions.ValidationError(
+                {HEADER: [f"Must be 1 to {MAX_KEY_LENGTH} characters."]}
+            )
+        account = caller_account(request)
+        try:
+            record = _claim(account.pk, key, _fingerprint(request, json_object(request)))
+        except _Replay as replay:
+            return _replay(replay.record)
+        try:
+            response = action(view, request, *args, **kwargs)
+        except Exception as exc:
+            # Rendered now, as DRF would, so that the answer can be kept for the retries.
+            response = view.handle_exception(exc)
+        _remember(record, response)
+        return response
+
+    return wrapper
+
+
+def purge_expired() -> int:
+    """Delete records past RETENTION; returns how many."""
+    deleted, _ = IdempotencyRecord.objects.filter(
+        created_at__lte=timezone.now() - RETENTION
+    ).delete()
+    return deleted

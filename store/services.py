@@ -1,0 +1,82 @@
+"""The adoption workflow. Each step is one transaction that locks the rows it moves, so two
+concurrent requests can never both win: the second waits, then sees the first one's result."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from rest_framework.exceptions import ValidationError
+
+from apikeys.models import Account
+from pets.models import Pet, PetStatus, can_change_status
+from petstore.errors import Conflict
+from store.models import Order, OrderStatus
+
+
+def _locked_order(order_id: int) -> Order:
+    return Order.objects.select_for_update().get(pk=order_id)
+
+
+def _move_pet(pet_id: int, status: str) -> Pet:
+    pet = Pet.objects.select_for_update().get(pk=pet_id)
+    if not can_change_status(pet.status, status):
+        raise Conflict(f"{pet.name} is {pet.status} and cannot become {status}.")
+    if pet.status != status:
+        pet.status = status
+        pet.save(update_fields=["status"])
+    return pet
+
+
+def _move_order(order: Order, status: str) -> None:
+    if not order.can_become(status):
+        raise Conflict(f"Order {order.pk} is {order.status} and cannot become {status}.")
+    order.status = status
+
+
+@transaction.atomic
+def order_place(*, account: Account, pet_id: int) -> Order:
+    """Ask to adopt an available animal, which is then on hold (pending) for this order."""
+    pet = Pet.objects.select_for_update().filter(pk=pet_id).first()
+    if pet is None:
+        raise ValidationError({"petId": [f"There is no pet {pet_id}."]})
+    if pet.status != PetStatus.AVAILABLE:
+        raise Conflict(f"{pet.name} is {pet.status}, not available for adoption.")
+    pet.status = PetStatus.PENDING
+    pet.save(update_fields=["status"])
+    return Order.objects.create(account=account, pet=pet)
+
+
+@transaction.atomic
+def order_approve(*, order_id: int) -> Order:
+    order = _locked_order(order_id)
+    _move_order(order, OrderStatus.APPROVED)
+    order.save(update_fields=["status", "updated_at"])
+    return order
+
+
+@transaction.atomic
+def order_deliver(*, order_id: int, ship_date: datetime | None = None) -> Order:
+    """Hand the animal over: the order is complete and the animal sold."""
+    order = _locked_order(order_id)
+    _move_order(order, OrderStatus.DELIVERED)
+    _move_pet(order.pet_id, PetStatus.SOLD)
+    order.ship_date = ship_date or order.ship_date or timezone.now()
+    order.save(update_fields=["status", "ship_date", "updated_at"])
+    return order
+
+
+@transaction.atomic
+def order_cancel(*, order_id: int, account: Account | None = None) -> Order:
+    """Call the adoption off; the animal is available again. ``account``: only its own."""
+    orders = Order.objects.select_for_update()
+    if account is not None:
+        orders = orders.filter(account=account)
+    order = orders.filter(pk=order_id).first()
+    if order is None:
+        raise Order.DoesNotExist(order_id)
+    _move_order(order, OrderStatus.CANCELLED)
+    _move_pet(order.pet_id, PetStatus.AVAILABLE)
+    order.save(update_fields=["status", "updated_at"])
+    return order

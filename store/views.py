@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apikeys.authentication import caller_account
+from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
+from petstore.pagination import KeysetPagination
+from petstore.parsers import json_object
+from store import services
+from store.models import Order
+from store.serializers import NewOrderSerializer, OrderListFilter, OrderSerializer
+
+ORDER_ID = OpenApiParameter(
+    "orderId", OpenApiTypes.INT64, OpenApiParameter.PATH, description="The ID of the order."
+)
+
+
+@extend_schema(tags=["orders"])
+class OrderViewSet(viewsets.GenericViewSet):
+    """The calling account's adoption orders; another account's orders do not exist for it."""
+
+    pagination_class = KeysetPagination
+    serializer_class = OrderSerializer
+
+    def get_queryset(self) -> QuerySet[Order]:
+        return Order.objects.filter(account=caller_account(self.request))
+
+    @extend_schema(
+        operation_id="listOrders",
+        summary="List my orders",
+        description="The calling account's orders in id order, paged like `listPets`.",
+        parameters=[OrderListFilter],
+        responses={200: OpenApiResponse(OrderSerializer(many=True), "A page of orders.")},
+    )
+    def list(self, request: Request) -> Response:
+        filters = OrderListFilter(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        orders = self.get_queryset().values(*OrderSerializer.COLUMNS)
+        if wanted := filters.validated_data.get("status"):
+            orders = orders.filter(status=wanted)
+        page = self.paginate_queryset(orders)
+        return self.get_paginated_response(OrderSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="placeOrder",
+        summary="Adopt an animal",
+        description="The animal must be `available`; it becomes `pending` until the order is "
+        "delivered (`sold`) or cancelled (`available` again).",
+        request=NewOrderSerializer,
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        responses={201: OpenApiResponse(OrderSerializer, "The order, as placed.")},
+    )
+    @idempotent
+    def create(self, request: Request) -> Response:
+        new_order = NewOrderSerializer(data=json_object(request))
+        new_order.is_valid(raise_exception=True)
+        order = services.order_place(
+            account=caller_account(request), pet_id=new_order.validated_data["petId"]
+        )
+        return Response(
+            OrderSerializer(order).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": f"/v1/store/orders/{order.pk}"},
+        )
+
+    @extend_schema(
+        operation_id="cancelOrder",
+        summary="Cancel an order",
+        description="Only until the animal is delivered; the animal is available again.",
+        parameters=[ORDER_ID],
+        responses={204: OpenApiResponse(description="Cancelled.")},
+    )
+    def destroy(self, request: Request, orderId: int) -> Response:
+        services.order_cancel(order_id=orderId, account=caller_account(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
