@@ -41,7 +41,7 @@ run: install
 test: install
 	@$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
 
-LINT_ENV := DATABASE_URL=sqlite://:memory: SECRET_KEY=lint-only DEBUG=0
+LINT_ENV := DATABASE_URL=sqlite://:memory: DEBUG=1
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -125,6 +125,13 @@ class Account(models.Model):
         return Limits(per_minute=per_minute, per_day=per_day)
 
 
+_REFUSALS = {
+    "revoked": "This API key has been revoked.",
+    "expired": "This API key has expired.",
+    "suspended": "This API key's account is suspended.",
+}
+
+
 class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
     def for_raw_key(self, raw: str) -> ApiKey | None:
         """The key whose digest matches ``raw``, with its account and plan, or None."""
@@ -170,15 +177,19 @@ class ApiKey(models.Model):
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.name})" if self.name else f"{self.prefix}…"
 
+    def state(self, now: datetime) -> str:
+        """``active``, or why the key is refused: ``revoked``, ``expired``, ``suspended``."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at is not None and self.expires_at <= now:
+            return "expired"
+        if self.account.is_suspended:
+            return "suspended"
+        return "active"
+
     def refusal_reason(self, now: datetime) -> str | None:
         """Why this key may not be used at ``now``, or None when it may."""
-        if self.revoked_at is not None:
-            return "This API key has been revoked."
-        if self.expires_at is not None and self.expires_at <= now:
-            return "This API key has expired."
-        if self.account.is_suspended:
-            return "This API key's account is suspended."
-        return None
+        return _REFUSALS.get(self.state(now))
 
     def touch(self, now: datetime) -> None:
         """Record use, at most once per LAST_USED_RESOLUTION across all processes."""

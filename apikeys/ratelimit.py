@@ -104,7 +104,7 @@ def ban_seconds(number: int) -> int:
     return int(min(BAN_BASE_SECONDS * 2 ** (number - 1), BAN_MAX_SECONDS))
 
 
-# KEYS: minute counter, day counter, strike counter, ban, ban count.
+# KEYS: minute counter, day counter, strike counter, ban, ban count, refused-today counter.
 # ARGV: per minute, per day, minute ttl, day ttl, now, strikes, base ban, max ban, ban memory.
 # Returns {outcome, minute count, day count, ban ends at, ban number}.
 _SCRIPT = """
@@ -112,15 +112,16 @@ local now = tonumber(ARGV[5])
 local banned_until = tonumber(redis.call('GET', KEYS[4]) or '0')
 local minute = tonumber(redis.call('GET', KEYS[1]) or '0')
 local day = tonumber(redis.call('GET', KEYS[2]) or '0')
-if banned_until > now then
-  return {2, minute, day, banned_until, 0}
-end
-if minute < tonumber(ARGV[1]) and day < tonumber(ARGV[2]) then
+if banned_until <= now and minute < tonumber(ARGV[1]) and day < tonumber(ARGV[2]) then
   minute = redis.call('INCR', KEYS[1])
   if minute == 1 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
   day = redis.call('INCR', KEYS[2])
   if day == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
   return {1, minute, day, 0, 0}
+end
+if redis.call('INCR', KEYS[6]) == 1 then redis.call('EXPIRE', KEYS[6], ARGV[4]) end
+if banned_until > now then
+  return {2, minute, day, banned_until, 0}
 end
 local strikes = redis.call('INCR', KEYS[3])
 if strikes == 1 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
@@ -156,19 +157,20 @@ class _LocalStore:
         return value
 
     def run(self, keys: list[str], args: list[int]) -> list[int]:
-        minute_key, day_key, strikes_key, ban_key, bans_key = keys
+        minute_key, day_key, strikes_key, ban_key, bans_key, refused_key = keys
         per_minute, per_day, minute_ttl, day_ttl, now = args[:5]
         strikes_needed, base_ban, max_ban, ban_memory = args[5:]
         with self._lock:
             self._purge(now)
             banned_until = self._get(ban_key, now)
             minute, day = self._get(minute_key, now), self._get(day_key, now)
-            if banned_until > now:
-                return [BANNED, minute, day, banned_until, 0]
-            if minute < per_minute and day < per_day:
+            if banned_until <= now and minute < per_minute and day < per_day:
                 minute = self._incr(minute_key, now, minute_ttl)
                 day = self._incr(day_key, now, day_ttl)
                 return [ADMITTED, minute, day, 0, 0]
+            self._incr(refused_key, now, day_ttl)
+            if banned_until > now:
+                return [BANNED, minute, day, banned_until, 0]
             if self._incr(strikes_key, now, minute_ttl) < strikes_needed:
                 return [REFUSED, minute, day, 0, 0]
             self._values.pop(strikes_key, None)
@@ -256,18 +258,19 @@ def _redis() -> tuple[RedisCache, redis.Redis] | None:
     cache = caches["default"]
     if not isinstance(cache, RedisCache):
         return None
-    return cache, cache._cache.get_client(write=True)
+    # Django has no public way to reach the client behind its cache; the Lua script needs it.
+    return cache, cache._cache.get_client(write=True)  # type: ignore[attr-defined]
 
 
 def _run_script(client: redis.Redis, keys: list[str], args: list[int]) -> list[int]:
     sha = _script_sha.get("sha")
     if sha is not None:
         try:
-            return client.evalsha(sha, len(keys), *keys, *args)  # type: ignore[return-value]
+            return client.evalsha(sha, len(keys), *keys, *args)
         except redis.exceptions.NoScriptError:
             pass  # Redis restarted and forgot it: load it again below.
-    _script_sha["sha"] = client.script_load(_SCRIPT)  # type: ignore[assignment]
-    return client.evalsha(_script_sha["sha"], len(keys), *keys, *args)  # type: ignore[return-value]
+    _script_sha["sha"] = client.script_load(_SCRIPT)
+    return client.evalsha(_script_sha["sha"], len(keys), *keys, *args)
 
 
 def _account_keys(account_id: int, key_id: int, now: float) -> list[str]:
@@ -278,6 +281,7 @@ def _account_keys(account_id: int, key_id: int, now: float) -> list[str]:
         f"rl:k{key_id}:strikes:m{minute}",
         f"rl:k{key_id}:ban",
         f"rl:k{key_id}:bans",
+        f"rl:a{account_id}:refused:d{day}",
     ]
     connection = _redis()
     if connection is None:
@@ -355,9 +359,18 @@ def clear_ban(key_id: int) -> None:
             _health.failed(exc)
 
 
-def account_usage(account_id: int) -> tuple[int, int]:
-    """Requests counted for the account this minute and this UTC day."""
-    keys = _account_keys(account_id, 0, current_time())[:2]
+@dataclass(frozen=True)
+class Usage:
+    this_minute: int
+    today: int
+    refused_today: int
+
+
+def account_usage(account_id: int) -> Usage:
+    """Requests the account made this minute and this UTC day, and how many were refused."""
+    now = current_time()
+    all_keys = _account_keys(account_id, 0, now)
+    keys = [all_keys[0], all_keys[1], all_keys[5]]
     connection = _redis()
     if connection is not None and _health.should_try():
         try:
@@ -365,9 +378,8 @@ def account_usage(account_id: int) -> tuple[int, int]:
         except redis.RedisError as exc:
             _health.failed(exc)
         else:
-            return int(values[0] or 0), int(values[1] or 0)  # type: ignore[index]
-    now = current_time()
-    return _local.get(keys[0], now), _local.get(keys[1], now)
+            return Usage(*(int(value or 0) for value in values))
+    return Usage(*(_local.get(key, now) for key in keys))
 
 
 def client_address(request: HttpRequest) -> str:

@@ -70,6 +70,35 @@ def apikey_issue(
     return IssuedKey(api_key=api_key, raw=raw)
 
 
+@transaction.atomic
+def apikey_rotate(*, api_key: ApiKey, grace: timedelta) -> IssuedKey:
+    """Issue a replacement with the same name and expiry; the old key stops after ``grace``."""
+    old = ApiKey.objects.select_for_update().get(pk=api_key.pk)
+    issued = apikey_issue(account=old.account, name=old.name)
+    if old.expires_at is not None:
+        issued.api_key.expires_at = old.expires_at
+        issued.api_key.save(update_fields=["expires_at"])
+    ends = timezone.now() + grace
+    if old.expires_at is None or old.expires_at > ends:
+        old.expires_at = ends
+        old.save(update_fields=["expires_at"])
+    api_key.expires_at = old.expires_at
+    return issued
+
+
+@transaction.atomic
+def account_suspend(*, account: Account) -> None:
+    """Refuse every key of the account from its next request on."""
+    Account.objects.filter(pk=account.pk, suspended_at__isnull=True).update(
+        suspended_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def account_reactivate(*, account: Account) -> None:
+    Account.objects.filter(pk=account.pk).update(suspended_at=None)
+
+
 def apikey_revoke(*, api_key: ApiKey, revoked_by: object | None = None) -> bool:
     """Revoke a key from the next request on; False when it already was."""
     updated = ApiKey.objects.filter(pk=api_key.pk, revoked_at__isnull=True).update(

@@ -12,6 +12,7 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import empty
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
@@ -52,7 +53,16 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+def _sent_value(field: serializers.Field, data: Any) -> Any:
+    """The value as sent. DRF takes a query parameter sent empty (``?limit=``) as absent, and
+    quietly uses the default; for us an empty value is a value, and invalid."""
+    return data.get(field.field_name, empty)
+
+
 class StrictChoiceField(serializers.ChoiceField):
+    def get_value(self, dictionary: Any) -> Any:
+        return _sent_value(self, dictionary)
+
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, str):
             self.fail("invalid_choice", input=data)
@@ -64,6 +74,9 @@ class QueryIntegerField(serializers.IntegerField):
 
     _digits = re.compile(r"^-?[0-9]{1,19}$")
     default_error_messages = {"invalid": "An integer is required."}
+
+    def get_value(self, dictionary: Any) -> Any:
+        return _sent_value(self, dictionary)
 
     def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, str) or not self._digits.match(data):

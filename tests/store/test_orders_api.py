@@ -84,7 +84,8 @@ def test_listing_filters_by_status_and_pages(client, auth, make_pet, key_row):
     ]
     services.order_cancel(order_id=orders[0].pk)
 
-    seen, url = [], "/v1/store/orders?status=pending&limit=2"
+    seen: list[int] = []
+    url: str | None = "/v1/store/orders?status=pending&limit=2"
     while url:
         response = client.get(url, headers=auth)
         assert response.status_code == HTTPStatus.OK

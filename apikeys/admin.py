@@ -1,0 +1,426 @@
+"""The account managers' desk: accounts and plans, keys (issue, rotate, revoke), bans.
+
+A raw key exists only in the response that issues it: it is never stored, logged, put in a
+message, a cookie or the session. Forms that issue keys carry a one-time token kept in the
+session, so that reloading the result page (which re-posts the form) shows nothing again and
+issues nothing more.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import Count, Max, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+
+from apikeys import ratelimit, services
+from apikeys.models import Account, ApiKey, Ban, Plan
+
+DEFAULT_GRACE_HOURS = 24
+
+
+def _new_token(request: HttpRequest, purpose: str) -> str:
+    token = secrets.token_urlsafe(16)
+    request.session[f"one-time:{purpose}"] = token
+    return token
+
+
+def _spend_token(request: HttpRequest, purpose: str) -> bool:
+    """True once per token issued for ``purpose``; a re-posted form gets False."""
+    expected = request.session.pop(f"one-time:{purpose}", None)
+    sent = request.POST.get("one_time_token", "")
+    return expected is not None and secrets.compare_digest(expected, sent)
+
+
+def _show_keys_once(
+    request: HttpRequest, title: str, issued: list[services.IssuedKey], back_url: str
+) -> TemplateResponse:
+    response = TemplateResponse(
+        request,
+        "admin/apikeys/key_issued.html",
+        {
+            **admin.site.each_context(request),
+            "title": title,
+            "issued": issued,
+            "back_url": back_url,
+        },
+    )
+    # Not kept by the browser or any cache between us and it.
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@admin.register(Plan)
+class PlanAdmin(admin.ModelAdmin):
+    list_display = ("name", "code", "requests_per_minute", "requests_per_day")
+    readonly_fields = ("code",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # the four plans are seeded; Enterprise limits live on accounts
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ApiKeyInline(admin.TabularInline):
+    model = ApiKey
+    fields = ("prefix", "name", "created_at", "last_used_at", "expires_at", "revoked_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SuspendedFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("active", "Active"), ("suspended", "Suspended")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "active":
+            return queryset.filter(suspended_at__isnull=True)
+        if self.value() == "suspended":
+            return queryset.filter(suspended_at__isnull=False)
+        return queryset
+
+
+@admin.register(Account)
+class AccountAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "email",
+        "plan",
+        "key_count",
+        "requests_this_minute",
+        "requests_today",
+        "refused_today",
+        "last_used",
+        "is_active",
+    )
+    list_filter = ("plan", SuspendedFilter)
+    search_fields = ("name", "email")
+    list_select_related = ("plan",)
+    readonly_fields = ("suspended_at", "created_at", "usage_now")
+    fieldsets = (
+        (None, {"fields": ("name", "email")}),
+        (
+            "Plan",
+            {
+                "fields": ("plan", "custom_requests_per_minute", "custom_requests_per_day"),
+                "description": "Custom limits: Enterprise only, which needs both.",
+            },
+        ),
+        ("State", {"fields": ("suspended_at", "created_at", "usage_now")}),
+    )
+    inlines = (ApiKeyInline,)
+    actions = ("suspend", "reactivate")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Account]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(key_total=Count("api_keys"), last_use=Max("api_keys__last_used_at"))
+        )
+
+    @admin.display(description="keys", ordering="key_total")
+    def key_count(self, account: Any) -> int:
+        return account.key_total
+
+    @admin.display(description="last use", ordering="last_use")
+    def last_used(self, account: Any) -> Any:
+        return account.last_use
+
+    @admin.display(description="active", boolean=True)
+    def is_active(self, account: Account) -> bool:
+        return not account.is_suspended
+
+    @admin.display(description="this minute")
+    def requests_this_minute(self, account: Account) -> int:
+        return ratelimit.account_usage(account.pk).this_minute
+
+    @admin.display(description="today")
+    def requests_today(self, account: Account) -> int:
+        return ratelimit.account_usage(account.pk).today
+
+    @admin.display(description="refused today")
+    def refused_today(self, account: Account) -> int:
+        return ratelimit.account_usage(account.pk).refused_today
+
+    @admin.display(description="usage")
+    def usage_now(self, account: Account) -> str:
+        if account.pk is None:
+            return "-"
+        usage = ratelimit.account_usage(account.pk)
+        limits = account.limits
+        return (
+            f"{usage.this_minute} of {limits.per_minute} this minute, "
+            f"{usage.today} of {limits.per_day} today, {usage.refused_today} refused today"
+        )
+
+    @admin.action(description="Suspend selected accounts (all their keys stop working)")
+    def suspend(self, request: HttpRequest, queryset: QuerySet[Account]) -> None:
+        for account in queryset:
+            services.account_suspend(account=account)
+            self.log_change(request, account, "Suspended")
+        self.message_user(request, f"{queryset.count()} account(s) suspended.")
+
+    @admin.action(description="Reactivate selected accounts")
+    def reactivate(self, request: HttpRequest, queryset: QuerySet[Account]) -> None:
+        for account in queryset:
+            services.account_reactivate(account=account)
+            self.log_change(request, account, "Reactivated")
+        self.message_user(request, f"{queryset.count()} account(s) reactivated.")
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path(
+                "<int:account_id>/issue-key/",
+                self.admin_site.admin_view(self.issue_key_view),
+                name="apikeys_account_issue_key",
+            ),
+            *super().get_urls(),
+        ]
+
+    def issue_key_view(self, request: HttpRequest, account_id: int) -> HttpResponse:
+        account = get_object_or_404(Account, pk=account_id)
+        if not self.has_change_permission(request, account):
+            return HttpResponseRedirect(reverse("admin:index"))
+        back_url = reverse("admin:apikeys_account_change", args=[account.pk])
+        purpose = f"issue-key:{account.pk}"
+        form = IssueKeyForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            if not _spend_token(request, purpose):
+                messages.warning(
+                    request,
+                    "That form was already used: its key was shown once and cannot be shown "
+                    "again. Issue another key if it was lost.",
+                )
+                return HttpResponseRedirect(back_url)
+            days = form.cleaned_data["expires_in_days"]
+            issued = services.apikey_issue(
+                account=account,
+                name=form.cleaned_data["name"],
+                expires_in=timedelta(days=days) if days else None,
+            )
+            self.log_addition(request, issued.api_key, f"Issued key {issued.api_key.prefix}…")
+            return _show_keys_once(request, f"API key issued for {account}", [issued], back_url)
+        return TemplateResponse(
+            request,
+            "admin/apikeys/issue_key.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": f"Issue an API key for {account}",
+                "account": account,
+                "form": form,
+                "one_time_token": _new_token(request, purpose),
+                "back_url": back_url,
+                "opts": self.model._meta,
+            },
+        )
+
+
+class IssueKeyForm(forms.Form):
+    name = forms.CharField(max_length=255, required=False, help_text="A label, e.g. 'web app'.")
+    expires_in_days = forms.IntegerField(
+        min_value=1, required=False, help_text="Leave empty for a key that does not expire."
+    )
+
+
+class RotateForm(forms.Form):
+    grace_hours = forms.IntegerField(
+        min_value=0,
+        max_value=24 * 90,
+        initial=DEFAULT_GRACE_HOURS,
+        help_text="The old keys keep working this long, so that clients can switch over.",
+    )
+
+
+class KeyStateFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("active", "Active"), ("revoked", "Revoked"), ("expired", "Expired")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        now = timezone.now()
+        if self.value() == "active":
+            return queryset.filter(revoked_at__isnull=True).exclude(expires_at__lte=now)
+        if self.value() == "revoked":
+            return queryset.filter(revoked_at__isnull=False)
+        if self.value() == "expired":
+            return queryset.filter(revoked_at__isnull=True, expires_at__lte=now)
+        return queryset
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    list_display = (
+        "prefix",
+        "name",
+        "account",
+        "created_at",
+        "last_used_at",
+        "expires_at",
+        "state",
+    )
+    list_filter = (KeyStateFilter, "account__plan")
+    search_fields = ("prefix", "name", "account__name")
+    list_select_related = ("account",)
+    fields = (
+        "account",
+        "name",
+        "prefix",
+        "created_at",
+        "last_used_at",
+        "expires_at",
+        "revoked_at",
+        "revoked_by",
+    )
+    readonly_fields = (
+        "account",
+        "prefix",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+        "revoked_by",
+    )
+    actions = ("revoke", "rotate")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # keys are issued from their account's page, where they are shown once
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # revoke instead: the record of a key stays
+
+    @admin.display(description="state")
+    def state(self, api_key: ApiKey) -> str:
+        return api_key.state(timezone.now())
+
+    @admin.action(description="Revoke selected keys", permissions=["change"])
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> HttpResponse | None:
+        if "confirm" not in request.POST:
+            return self._confirm(request, queryset, "revoke", "Revoke these keys?", None)
+        revoked = 0
+        for api_key in queryset:
+            if services.apikey_revoke(api_key=api_key, revoked_by=request.user):
+                self.log_change(request, api_key, "Revoked")
+                revoked += 1
+        self.message_user(request, f"{revoked} key(s) revoked; they are refused from now on.")
+        return None
+
+    @admin.action(description="Rotate selected keys (issue replacements)", permissions=["change"])
+    def rotate(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> HttpResponse | None:
+        form = RotateForm(request.POST if "confirm" in request.POST else None)
+        if "confirm" not in request.POST or not form.is_valid():
+            return self._confirm(request, queryset, "rotate", "Rotate these keys?", form)
+        if not _spend_token(request, "rotate"):
+            self.message_user(
+                request, "That form was already used; nothing was rotated.", messages.WARNING
+            )
+            return None
+        grace = timedelta(hours=form.cleaned_data["grace_hours"])
+        issued = []
+        for api_key in queryset.select_related("account"):
+            new = services.apikey_rotate(api_key=api_key, grace=grace)
+            self.log_change(request, api_key, f"Rotated: replaced by {new.api_key.prefix}…")
+            self.log_addition(request, new.api_key, f"Issued to replace {api_key.prefix}…")
+            issued.append(new)
+        return _show_keys_once(
+            request, "Replacement API keys", issued, reverse("admin:apikeys_apikey_changelist")
+        )
+
+    def _confirm(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[ApiKey],
+        action: str,
+        title: str,
+        form: forms.Form | None,
+    ) -> TemplateResponse:
+        return TemplateResponse(
+            request,
+            "admin/apikeys/confirm_keys.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": title,
+                "keys": queryset.select_related("account"),
+                "action": action,
+                "form": form,
+                "one_time_token": _new_token(request, action) if form is not None else "",
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+                "opts": self.model._meta,
+            },
+        )
+
+
+class BanStateFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("current", "Current"), ("past", "Ended or lifted")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        now = timezone.now()
+        if self.value() == "current":
+            return queryset.filter(lifted_at__isnull=True, ends_at__gt=now)
+        if self.value() == "past":
+            return queryset.exclude(lifted_at__isnull=True, ends_at__gt=now)
+        return queryset
+
+
+@admin.register(Ban)
+class BanAdmin(admin.ModelAdmin):
+    list_display = (
+        "api_key",
+        "account",
+        "started_at",
+        "ends_at",
+        "is_current",
+        "lifted_at",
+        "lifted_by",
+    )
+    list_filter = (BanStateFilter,)
+    search_fields = ("api_key__prefix", "account__name")
+    list_select_related = ("api_key", "account", "lifted_by")
+    readonly_fields = (
+        "api_key",
+        "account",
+        "started_at",
+        "ends_at",
+        "reason",
+        "lifted_at",
+        "lifted_by",
+    )
+    actions = ("lift",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # bans are made by the rate limiter
+
+    @admin.display(description="current", boolean=True)
+    def is_current(self, ban: Ban) -> bool:
+        return ban.is_active
+
+    @admin.action(description="Lift selected bans", permissions=["change"])
+    def lift(self, request: HttpRequest, queryset: QuerySet[Ban]) -> None:
+        lifted = 0
+        for ban in queryset.filter(lifted_at__isnull=True):
+            services.ban_lift(ban=ban, lifted_by=request.user)
+            self.log_change(request, ban, "Lifted")
+            lifted += 1
+        self.message_user(request, f"{lifted} ban(s) lifted; those keys work again now.")

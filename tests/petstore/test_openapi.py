@@ -1,0 +1,187 @@
+"""The OpenAPI document is an artifact: it builds, validates, and says what the API does."""
+
+from __future__ import annotations
+
+import json
+import re
+from http import HTTPStatus
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+from django.core.management import call_command
+
+from petstore import urls as petstore_urls
+
+OPERATIONS = {
+    ("/pets", "get"): "listPets",
+    ("/pets", "post"): "createPet",
+    ("/pets/{petId}", "get"): "getPet",
+    ("/categories", "get"): "listCategories",
+}
+
+
+@pytest.fixture
+def schema(client, db) -> dict[str, Any]:
+    response = client.get("/v1/openapi.json")
+    assert response.status_code == HTTPStatus.OK
+    return json.loads(response.content)
+
+
+def operations(schema: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (path, method): operation
+        for path, methods in schema["paths"].items()
+        for method, operation in methods.items()
+    }
+
+
+def test_it_serves_the_schema_as_json_without_a_key(client, db):
+    response = client.get("/v1/openapi.json")
+
+    assert response.status_code == HTTPStatus.OK
+    assert "json" in response["Content-Type"]
+    assert json.loads(response.content)["openapi"].startswith("3")
+
+
+def test_it_serves_the_schema_whatever_key_is_sent(client, db):
+    response = client.get("/v1/openapi.json", headers={"Authorization": "Bearer not-a-key"})
+
+    assert response.status_code == HTTPStatus.OK
+
+
+def test_it_lists_the_production_and_staging_servers(schema):
+    urls = [server["url"] for server in schema["servers"]]
+
+    assert urls == [
+        django_settings.PETSTORE_BASE_URL.rstrip("/"),
+        django_settings.PETSTORE_STAGING_BASE_URL.rstrip("/"),
+    ]
+    assert all(url.endswith("/v1") for url in urls)
+
+
+def served_api_paths() -> set[str]:
+    """The /v1 paths the URLconf serves, written the OpenAPI way, minus the schema itself."""
+    return {
+        "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", str(pattern.pattern))
+        for pattern in petstore_urls.v1
+        if str(pattern.pattern) != "openapi.json"
+    }
+
+
+def test_it_documents_exactly_the_paths_it_serves_relative_to_the_servers(schema):
+    paths = set(schema["paths"])
+
+    assert {"/pets", "/pets/{petId}", "/categories"} <= paths
+    assert paths == served_api_paths()
+    assert not any(path.startswith("/v1") or path.endswith("/") for path in paths)
+
+
+def test_it_names_each_operation(schema):
+    found = {key: operation["operationId"] for key, operation in operations(schema).items()}
+
+    assert {key: found.get(key) for key in OPERATIONS} == OPERATIONS
+    assert len(set(found.values())) == len(found)
+
+
+def test_it_marks_only_get_pet_as_deprecated(schema):
+    deprecated = {
+        operation["operationId"]
+        for operation in operations(schema).values()
+        if operation.get("deprecated")
+    }
+
+    assert deprecated == {"getPet"}
+
+
+def test_it_documents_the_bearer_scheme_on_every_operation(schema):
+    schemes = schema["components"]["securitySchemes"]
+    assert len(schemes) == 1
+    (name, scheme), *_ = schemes.items()
+    assert scheme["type"] == "http"
+    assert scheme["scheme"] == "bearer"
+
+    for operation in operations(schema).values():
+        assert operation.get("security") == [{name: []}], operation["operationId"]
+
+
+def test_it_declares_the_shapes(schema):
+    schemas = schema["components"]["schemas"]
+
+    assert {"Pet", "NewPet", "PetStatus", "Error", "Category"} <= set(schemas)
+    assert set(schemas["Pet"]["properties"]) == {"id", "name", "categoryId", "status"}
+    assert set(schemas["NewPet"]["properties"]) == {"name", "categoryId", "status"}
+    assert set(schemas["NewPet"]["required"]) == {"name", "categoryId"}
+    assert schemas["PetStatus"]["enum"] == ["available", "pending", "sold"]
+    assert set(schemas["Category"]["properties"]) == {"id", "name", "description"}
+    assert set(schemas["Error"]["required"]) == {"code", "message", "status"}
+
+
+def test_it_describes_the_pet_list_as_a_bare_array(schema):
+    content = schema["paths"]["/pets"]["get"]["responses"]["200"]["content"]["application/json"]
+    ref = content["schema"]["$ref"]
+    listed = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+
+    assert listed["type"] == "array"
+    assert listed["items"] == {"$ref": "#/components/schemas/Pet"}
+
+
+def test_it_documents_the_query_parameters_of_list_pets(schema):
+    parameters = {p["name"]: p for p in schema["paths"]["/pets"]["get"]["parameters"]}
+
+    assert set(parameters) == {"limit", "status", "cursor"}
+    assert parameters["limit"]["schema"]["minimum"] == 1
+    assert parameters["limit"]["schema"]["maximum"] == 100
+    assert parameters["limit"]["schema"]["default"] == 20
+
+
+def test_every_error_response_is_an_error_body(schema):
+    error = {"$ref": "#/components/schemas/Error"}
+    for operation in operations(schema).values():
+        statuses = set(operation["responses"])
+        assert {"401", "429", "500", "503"} <= statuses, operation["operationId"]
+        for status, response in operation["responses"].items():
+            if int(status) >= 400:
+                assert response["content"]["application/json"]["schema"] == error
+
+
+def test_it_documents_the_rate_limit_headers_on_every_response(schema):
+    for operation in operations(schema).values():
+        for response in operation["responses"].values():
+            assert {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} <= set(
+                response["headers"]
+            )
+
+
+def test_the_schema_validates_without_warnings(tmp_path, db):
+    target = tmp_path / "openapi.yaml"
+
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(target), stdout=StringIO()
+    )
+
+    text = target.read_text()
+    assert "operationId: listPets" in text
+
+
+def test_the_docs_page_is_served_from_our_own_static_files(client, db):
+    response = client.get("/docs/")
+
+    assert response.status_code == HTTPStatus.OK
+    assert response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assert re.search(r"""["']/static/[^"']+\.js["']""", html)
+    assert "/v1/openapi.json" in html
+    for cdn in ("cdn.jsdelivr", "unpkg", "cdnjs", "googleapis"):
+        assert cdn not in html
+
+
+def test_the_docs_page_scripts_are_really_served(client, db):
+    html = client.get("/docs/").content.decode()
+    scripts = re.findall(r"""["'](/static/[^"']+\.js)["']""", html)
+    assert scripts
+
+    for script in scripts:
+        response = client.get(script)
+        assert response.status_code == HTTPStatus.OK, script
