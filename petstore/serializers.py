@@ -87,15 +87,18 @@ class QueryIntegerField(serializers.IntegerField):
 class StrictSerializer(serializers.Serializer):
     """Refuses fields it does not know, and read-only ones, naming each."""
 
+    # Fields of the resource that a client may read but never send.
+    read_only_names: frozenset[str] = frozenset({"id"})
+
     def to_internal_value(self, data: Any) -> Any:
         extra: dict[str, list[str]] = {}
         if isinstance(data, dict):
             for name in data:
                 field = self.fields.get(name)
-                if field is None:
-                    extra[name] = ["Unknown field."]
-                elif field.read_only:
+                if name in self.read_only_names or (field is not None and field.read_only):
                     extra[name] = ["This field is read-only."]
+                elif field is None:
+                    extra[name] = ["Unknown field."]
         try:
             value = super().to_internal_value(data)
         except serializers.ValidationError as exc:
