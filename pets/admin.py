@@ -1,9 +1,13 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from rest_framework.exceptions import APIException
 
-from pets.models import Category, Pet, can_change_status
+from pets import services
+from pets.models import Category, Pet, PetStatus
 
 
 @admin.register(Category)
@@ -19,10 +23,10 @@ class PetAdminForm(forms.ModelForm):
 
     def clean_status(self) -> str:
         status = self.cleaned_data["status"]
-        if self.instance.pk is not None and not can_change_status(self.instance.status, status):
-            raise forms.ValidationError(
-                f"An animal cannot go from {self.instance.status} to {status}."
-            )
+        if self.instance.pk is not None:
+            refusal = services.pet_status_refusal(self.instance, status)
+            if refusal is not None:
+                raise forms.ValidationError(refusal)
         return status
 
 
@@ -34,3 +38,26 @@ class PetAdmin(admin.ModelAdmin):
     search_fields = ("name",)
     list_select_related = ("category",)
     readonly_fields = ("created_at",)
+    actions = ("mark_available", "mark_pending")
+
+    @admin.action(description="Mark selected animals available", permissions=["change"])
+    def mark_available(self, request: HttpRequest, queryset: QuerySet[Pet]) -> None:
+        self._move(request, queryset, PetStatus.AVAILABLE)
+
+    @admin.action(description="Mark selected animals pending", permissions=["change"])
+    def mark_pending(self, request: HttpRequest, queryset: QuerySet[Pet]) -> None:
+        self._move(request, queryset, PetStatus.PENDING)
+
+    def _move(self, request: HttpRequest, queryset: QuerySet[Pet], status: str) -> None:
+        moved = 0
+        for pet in queryset:
+            try:
+                services.pet_change_status(pet_id=pet.pk, status=status)
+            except APIException as exc:
+                self.message_user(request, str(exc.detail), messages.ERROR)
+                continue
+            if pet.status != status:
+                self.log_change(request, pet, f"Marked {status}")
+                moved += 1
+        if moved:
+            self.message_user(request, f"{moved} animal(s) marked {status}.")

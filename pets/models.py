@@ -12,7 +12,11 @@ class Category(models.Model):
         ordering = ("id",)
         verbose_name_plural = "categories"
         constraints = [
-            models.UniqueConstraint(Lower("name"), name="category_name_unique_ci"),
+            models.UniqueConstraint(
+                Lower("name"),
+                name="category_name_unique_ci",
+                violation_error_message="There is already a category with this name.",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,8 +1,36 @@
 from __future__ import annotations
 
-from pets.models import Pet, PetStatus
+from django.db import transaction
+
+from pets.models import Pet, PetStatus, can_change_status
+from petstore.errors import Conflict
+
+# Statuses of an adoption order that hold its animal (store.models.OPEN_STATUSES; named here
+# because the store depends on pets, not the other way round).
+_OPEN_ORDER_STATUSES = ("pending", "approved")
 
 
 def pet_create(*, name: str, category_id: int, status: str = PetStatus.AVAILABLE) -> Pet:
     # One INSERT, atomic on its own: no transaction block (and its round trips) needed.
     return Pet.objects.create(name=name, category_id=category_id, status=status)
+
+
+def pet_status_refusal(pet: Pet, status: str) -> str | None:
+    """Why staff may not move ``pet`` to ``status`` by hand, or None when they may."""
+    if not can_change_status(pet.status, status):
+        return f"{pet.name} cannot go from {pet.status} to {status}."
+    if pet.status != status and pet.orders.filter(status__in=_OPEN_ORDER_STATUSES).exists():
+        return f"{pet.name} has an open adoption order: approve, deliver or cancel it instead."
+    return None
+
+
+@transaction.atomic
+def pet_change_status(*, pet_id: int, status: str) -> Pet:
+    """A status change made by staff, along the allowed transitions only."""
+    pet = Pet.objects.select_for_update().get(pk=pet_id)
+    if (refusal := pet_status_refusal(pet, status)) is not None:
+        raise Conflict(refusal)
+    if pet.status != status:
+        pet.status = status
+        pet.save(update_fields=["status"])
+    return pet

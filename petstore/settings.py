@@ -88,6 +88,8 @@ PETSTORE_GETPET_SUNSET_AT = datetime(2030, 12, 5, tzinfo=UTC)
 # Requests without a valid key are limited per client address (django-ratelimit).
 PETSTORE_ANONYMOUS_RATE = env_str("PETSTORE_ANONYMOUS_RATE", "60/m")
 PETSTORE_MAX_BODY_BYTES = 64 * 1024
+# Sign-in attempts to the admin per client address.
+PETSTORE_ADMIN_LOGIN_RATE = env_str("PETSTORE_ADMIN_LOGIN_RATE", "10/m")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -6,7 +6,7 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from pets.views import CategoryViewSet, PetViewSet
-from petstore import probes
+from petstore import admin_login, probes
 from petstore.serializers import INT64_MAX
 from store.views import OrderViewSet
 
@@ -49,6 +49,7 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="openapi"), name="docs"),
     path("healthz", probes.healthz, name="healthz"),
     path("readyz", probes.readyz, name="readyz"),
+    path("admin/login/", admin_login.login, name="admin-login"),
     path("admin/", admin.site.urls),
     path("", RedirectView.as_view(pattern_name="docs")),
 ]
