@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} \
 # make run: the embedded set-up (SQLite, in-process cache, one process), whatever the shell has.
 RUN_ENV := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: install run test lint format bench clean
+.PHONY: install run test chromium lint format bench clean
 
 install: $(VENV)/.installed
 
@@ -38,8 +38,19 @@ run: install
 	echo
 	@$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install
+test: install chromium
 	@$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
+
+# The admin's browser tests drive Debian's Chromium (a test tool's own browser download cannot
+# work offline). Installed when missing and we may; otherwise those tests fail saying so.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || [ -n "$$PETSTORE_CHROMIUM" ] || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing Chromium for the browser tests (apt-get)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else \
+			echo "Chromium is missing: the browser tests will fail. Install it: sudo apt-get install chromium"; \
+		fi; }
 
 LINT_ENV := DATABASE_URL=sqlite://:memory: DEBUG=1
 

@@ -1,0 +1,109 @@
+"""What staff do all day, in a real browser against a live server."""
+
+from __future__ import annotations
+
+import re
+import urllib.error
+import urllib.request
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from apikeys.models import ApiKey, Plan
+from apikeys.services import account_create
+from pets.models import Category, Pet
+from tests.browser.conftest import log_in, make_staff, screenshot
+
+# A live server answers from its own thread and connection: no test transaction can wrap it.
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+KEY_PATTERN = re.compile(r"^petstore_live_[0-9A-Za-z]{33}$")
+
+
+def api_get(base_url: str, path: str, key: str) -> tuple[int, dict[str, str]]:
+    request = urllib.request.Request(  # noqa: S310 (our own live server)
+        f"{base_url}{path}", headers={"Authorization": f"Bearer {key}"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+            return response.status, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers)
+
+
+def test_an_account_manager_issues_a_key_that_works_then_revokes_it(page: Page, live_server):
+    make_staff("morgan", "Account managers")
+    account = account_create(
+        name="Happy Tails Shelter", email="it@happytails.example", plan=Plan.objects.get(code="pro")
+    )
+    account_create(name="Paws & Co", email="dev@paws.example", plan=Plan.objects.get(code="free"))
+    base = live_server.url
+
+    log_in(page, base, "morgan")
+    page.goto(f"{base}/admin/apikeys/account/")
+    expect(page.locator("#result_list")).to_contain_text("Happy Tails Shelter")
+
+    page.goto(f"{base}/admin/apikeys/account/{account.pk}/change/")
+    page.click("text=Issue API key")
+    page.fill("#id_name", "Adoption widget")
+    page.click("input[name=issue]")
+    field = page.locator("[data-testid=api-key]")
+    expect(field).to_be_visible()
+    page.click("button.copy-key")
+    expect(page.locator(".copied")).to_be_visible()
+    key = page.evaluate("navigator.clipboard.readText()")
+    assert KEY_PATTERN.match(key), key
+    assert key == field.input_value()
+    screenshot(page, "key-issued")
+
+    status, headers = api_get(base, "/v1/pets", key)
+    assert status == 200
+    assert headers["X-RateLimit-Limit"] == "300"
+    page.goto(f"{base}/admin/apikeys/account/")
+    expect(page.locator("#result_list tbody tr", has_text="Happy Tails")).to_contain_text("Pro")
+    screenshot(page, "account-list")
+
+    page.goto(f"{base}/admin/apikeys/apikey/")
+    prefix = ApiKey.objects.get().prefix
+    row = page.locator("#result_list tbody tr", has_text=prefix)
+    row.locator("input.action-select").check()
+    page.select_option("select[name=action]", "revoke")
+    page.click("button[name=index]")
+    expect(page.locator("#content")).to_contain_text("Revoke these keys?")
+    page.click("input[type=submit][value='Yes, revoke']")
+    expect(page.locator(".messagelist")).to_contain_text("1 key(s) revoked")
+
+    status, _ = api_get(base, "/v1/pets", key)
+    assert status == 401
+
+
+def test_a_shelter_administrator_adds_an_animal_and_changes_its_status(page: Page, live_server):
+    make_staff("sam", "Shelter staff")
+    dog = Category.objects.create(name="Dog", description="Dogs")
+    base = live_server.url
+
+    log_in(page, base, "sam")
+    page.goto(f"{base}/admin/pets/pet/add/")
+    page.fill("#id_name", "Biscuit")
+    page.select_option("#id_category", str(dog.pk))
+    page.select_option("#id_status", "available")
+    page.click("input[name=_save]")
+    expect(page.locator(".messagelist")).to_contain_text("was added successfully")
+    pet = Pet.objects.get(name="Biscuit")
+    assert pet.status == "available"
+
+    page.goto(f"{base}/admin/pets/pet/{pet.pk}/change/")
+    page.select_option("#id_status", "pending")
+    page.click("input[name=_save]")
+    expect(page.locator(".messagelist")).to_contain_text("was changed successfully")
+    pet.refresh_from_db()
+    assert pet.status == "pending"
+
+    # A step the transitions do not allow is a form error, not a change.
+    Pet.objects.filter(pk=pet.pk).update(status="sold")
+    page.goto(f"{base}/admin/pets/pet/{pet.pk}/change/")
+    page.select_option("#id_status", "available")
+    page.click("input[name=_save]")
+    expect(page.locator(".errorlist")).to_contain_text("cannot go from sold to available")
+    pet.refresh_from_db()
+    assert pet.status == "sold"
