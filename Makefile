@@ -60,6 +60,12 @@ lint: install
 	$(LINT_ENV) $(VENV)/bin/mypy .
 	$(LINT_ENV) $(PY) manage.py makemigrations --check --dry-run
 
+# The benchmark: gunicorn + PostgreSQL + Redis against a raw WSGI floor, driven by wrk.
+bench: install
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } \
+		|| { echo "wrk is missing: sudo apt-get install wrk"; exit 1; }
+	$(PY) -m bench.run $(BENCH_ARGS)
+
 format: install
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .

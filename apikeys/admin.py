@@ -26,6 +26,7 @@ from apikeys import ratelimit, services
 from apikeys.models import Account, ApiKey, Ban, Plan
 
 DEFAULT_GRACE_HOURS = 24
+MAX_EXPIRY_DAYS = 3650
 
 
 def _new_token(request: HttpRequest, purpose: str) -> str:
@@ -235,8 +236,12 @@ class AccountAdmin(admin.ModelAdmin):
 
 class IssueKeyForm(forms.Form):
     name = forms.CharField(max_length=255, required=False, help_text="A label, e.g. 'web app'.")
+    # Bounded so that the expiry stays a date Python can represent (a larger one is a crash).
     expires_in_days = forms.IntegerField(
-        min_value=1, required=False, help_text="Leave empty for a key that does not expire."
+        min_value=1,
+        max_value=MAX_EXPIRY_DAYS,
+        required=False,
+        help_text="Leave empty for a key that does not expire.",
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.test import Client
 
@@ -146,3 +147,36 @@ def make_pet(dog: Category) -> Callable[..., Pet]:
         return Pet.objects.create(name=name, status=status, category=category or dog)
 
     return make
+
+
+def _staff_member(django_user_model: Any, username: str, group: str) -> Any:
+    """A staff user in one of the groups made by petstore's migration (no superuser rights)."""
+    user = django_user_model.objects.create_user(username=username, is_staff=True)
+    user.groups.add(Group.objects.get(name=group))
+    return user
+
+
+@pytest.fixture
+def shelter_staff(db: None, django_user_model: Any) -> Any:
+    return _staff_member(django_user_model, "shelter", "Shelter staff")
+
+
+@pytest.fixture
+def account_manager(db: None, django_user_model: Any) -> Any:
+    return _staff_member(django_user_model, "manager", "Account managers")
+
+
+@pytest.fixture
+def staff_client(shelter_staff: Any) -> Client:
+    """The admin as a shelter administrator sees it."""
+    staff_client = Client()
+    staff_client.force_login(shelter_staff)
+    return staff_client
+
+
+@pytest.fixture
+def manager_client(account_manager: Any) -> Client:
+    """The admin as an account manager sees it."""
+    manager_client = Client()
+    manager_client.force_login(account_manager)
+    return manager_client

@@ -1,0 +1,366 @@
+"""`make bench`: the service against its raw floor, measured in one run.
+
+Starts, on loopback, the production configuration (gunicorn, PostgreSQL, Redis) of:
+  stack  the service as deployed;
+  open   the same with authentication and rate limiting switched off (their price);
+  floor  bench/floor.py, the same SQL and json.dumps with no framework;
+seeds 10,000 pets and an Enterprise key whose limits never interfere, then drives each variant
+with wrk, alternating stack and floor round by round so that both see the same machine, and
+reports medians and the ratios stack / floor. Also: the list at 1,000 and 1,000,000 pets (and
+its query plan), and a worker's memory after 10k and 50k requests.
+
+Writes bench/results/latest.json. Ratios, not absolute figures, are what hold from one machine
+(or one noisy minute) to the next.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+BENCH_DB = "petstore_bench"
+ADMIN_URL = os.environ.get(
+    "BENCH_ADMIN_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"
+)
+DATABASE_URL = ADMIN_URL.rsplit("/", 1)[0] + "/" + BENCH_DB
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
+WORKERS = int(os.environ.get("BENCH_WORKERS", "4"))
+CONNECTIONS = 16
+PORTS = {"stack": 8801, "floor": 8802, "open": 8803}
+SERVER_ENV = {
+    "DATABASE_URL": DATABASE_URL,
+    "REDIS_URL": REDIS_URL,
+    "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+    "DEBUG": "0",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "LOG_LEVEL": "WARNING",
+}
+
+
+@dataclass
+class Run:
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    non_2xx: int
+    socket_errors: int
+    requests: int
+
+
+def sh(*command: str, env: dict[str, str] | None = None) -> str:
+    result = subprocess.run(
+        command, cwd=ROOT, env={**os.environ, **(env or {})}, capture_output=True, text=True
+    )
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
+    return result.stdout
+
+
+def prepare_database() -> None:
+    with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {BENCH_DB}")
+    sh(PYTHON, "manage.py", "migrate", "--verbosity", "0", env=SERVER_ENV)
+    sh(PYTHON, "manage.py", "seed_demo", env=SERVER_ENV)
+
+
+def seed_pets(count: int) -> None:
+    """``count`` pets in one INSERT … SELECT generate_series, statuses spread evenly."""
+    with psycopg.connect(DATABASE_URL, autocommit=True) as db:
+        db.execute("TRUNCATE store_order, pets_pet RESTART IDENTITY CASCADE")
+        db.execute(
+            "INSERT INTO pets_pet (name, category_id, status, created_at) "
+            "SELECT 'Pet ' || g, (SELECT min(id) FROM pets_category), "
+            "(ARRAY['available', 'pending', 'sold'])[1 + g %% 3], now() "
+            "FROM generate_series(1, %s) AS g",
+            [count],
+        )
+        db.execute("VACUUM ANALYZE pets_pet")
+
+
+def list_plan() -> str:
+    with psycopg.connect(DATABASE_URL) as db:
+        rows = db.execute(
+            "EXPLAIN SELECT id, name, category_id, status FROM pets_pet "
+            "WHERE status = 'available' AND id > 500000 ORDER BY id LIMIT 21"
+        ).fetchall()
+    return "\n".join(row[0] for row in rows)
+
+
+def issue_key() -> str:
+    output = sh(
+        PYTHON,
+        "manage.py",
+        "createapikey",
+        "--plan",
+        "enterprise",
+        "--name",
+        "bench",
+        "--per-minute",
+        "1000000000",
+        "--per-day",
+        "1000000000",
+        env=SERVER_ENV,
+    )
+    return output.strip().splitlines()[-1]
+
+
+def start(name: str) -> subprocess.Popen[bytes]:
+    app = "bench.floor:application" if name == "floor" else "petstore.wsgi:application"
+    env = {**os.environ, **SERVER_ENV}
+    if name == "open":
+        env["PETSTORE_OPEN_FOR_BENCHMARK"] = "1"
+    process = subprocess.Popen(
+        [
+            PYTHON,
+            "-m",
+            "gunicorn",
+            app,
+            "--workers",
+            str(WORKERS),
+            "--worker-class",
+            "sync",
+            "--bind",
+            f"127.0.0.1:{PORTS[name]}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{PORTS[name]}/v1/nowhere", timeout=1)
+        except urllib.error.HTTPError:
+            return process  # answering (with a 401/404): up
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"{name} did not start")
+
+
+def worker_rss_mb(server: subprocess.Popen[bytes]) -> float:
+    """The largest resident set among the server's workers, in MB."""
+    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+    sizes = []
+    for pid in children:
+        status = Path(f"/proc/{pid}/status").read_text()
+        match = re.search(r"VmRSS:\s+(\d+) kB", status)
+        if match:
+            sizes.append(int(match[1]) / 1024)
+    return max(sizes)
+
+
+def wrk(name: str, method: str, path: str, key: str, seconds: int) -> Run:
+    url = f"http://127.0.0.1:{PORTS[name]}{path}"
+    script = ""
+    if method == "POST":
+        script = (
+            'wrk.method = "POST"\n'
+            'wrk.body = \'{"name": "Bench", "categoryId": 1}\'\n'
+            'wrk.headers["Content-Type"] = "application/json"\n'
+        )
+    with tempfile.NamedTemporaryFile("w", suffix=".lua") as lua:
+        lua.write(script)
+        lua.flush()
+        out = subprocess.run(
+            [
+                "wrk",
+                "-t2",
+                f"-c{CONNECTIONS}",
+                f"-d{seconds}s",
+                "--latency",
+                "-H",
+                f"Authorization: Bearer {key}",
+                "-s",
+                lua.name,
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    return Run(
+        requests_per_second=float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1]),  # type: ignore[index]
+        p50_ms=_latency(out, "50%"),
+        p99_ms=_latency(out, "99%"),
+        non_2xx=int(m[1]) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0,
+        socket_errors=sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out)),
+        requests=int(re.search(r"(\d+) requests in", out)[1]),  # type: ignore[index]
+    )
+
+
+def _latency(out: str, percentile: str) -> float:
+    value, unit = re.search(rf"{percentile}\s+([\d.]+)(us|ms|s)", out).groups()  # type: ignore[union-attr]
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def median_run(runs: list[Run]) -> Run:
+    return Run(
+        requests_per_second=statistics.median(r.requests_per_second for r in runs),
+        p50_ms=statistics.median(r.p50_ms for r in runs),
+        p99_ms=statistics.median(r.p99_ms for r in runs),
+        non_2xx=sum(r.non_2xx for r in runs),
+        socket_errors=sum(r.socket_errors for r in runs),
+        requests=sum(r.requests for r in runs),
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--scale", type=int, default=1_000_000, help="pets for the scale run")
+    options = parser.parse_args()
+
+    print(f"Preparing {BENCH_DB} and 10,000 pets …", flush=True)
+    prepare_database()
+    seed_pets(10_000)
+    key = issue_key()
+    servers = {name: start(name) for name in PORTS}
+    try:
+        results = measure(servers, key, options)
+    finally:
+        for server in servers.values():
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=30)
+    report(results)
+
+
+VARIANTS = [
+    ("list limit=20", "GET", "/v1/pets?limit=20"),
+    ("list limit=100", "GET", "/v1/pets?limit=100"),
+    ("list status=available limit=20", "GET", "/v1/pets?status=available&limit=20"),
+    ("get by id", "GET", "/v1/pets/5000"),
+    ("create", "POST", "/v1/pets"),
+]
+
+
+def measure(
+    servers: dict[str, subprocess.Popen[bytes]], key: str, options: argparse.Namespace
+) -> dict[str, object]:
+    rows = []
+    for label, method, path in VARIANTS:
+        targets = ["stack", "floor"] + (["open"] if label == "list limit=20" else [])
+        for name in targets:
+            wrk(name, method, path, key, 2)  # warm-up
+        runs: dict[str, list[Run]] = {name: [] for name in targets}
+        for _ in range(options.rounds):
+            for name in targets:
+                runs[name].append(wrk(name, method, path, key, options.seconds))
+        medians = {name: median_run(r) for name, r in runs.items()}
+        row = {
+            "variant": label,
+            **{name: asdict(run) for name, run in medians.items()},
+            "stack_over_floor": round(
+                medians["stack"].requests_per_second / medians["floor"].requests_per_second, 3
+            ),
+        }
+        if "open" in medians:
+            row["stack_over_open"] = round(
+                medians["stack"].requests_per_second / medians["open"].requests_per_second, 3
+            )
+        rows.append(row)
+        print(f"  {label}: stack/floor {row['stack_over_floor']}", flush=True)
+
+    # Memory: a fresh stack, then 10k and 50k requests of the hot path.
+    servers["stack"].send_signal(signal.SIGTERM)
+    servers["stack"].wait(timeout=30)
+    servers["stack"] = start("stack")
+    served, rss = 0, {}
+    for target in (10_000, 50_000):
+        while served < target:
+            served += wrk("stack", "GET", "/v1/pets?limit=20", key, 4).requests
+        rss[target] = worker_rss_mb(servers["stack"])
+    memory = {
+        "requests": served,
+        "rss_mb_after_10k": round(rss[10_000], 1),
+        "rss_mb_after_50k": round(rss[50_000], 1),
+        "growth_pct": round(100 * (rss[50_000] - rss[10_000]) / rss[10_000], 1),
+    }
+
+    # Scale: the same list request at 1,000 and at --scale pets.
+    scale = {}
+    for count in (1_000, options.scale):
+        seed_pets(count)
+        wrk("stack", "GET", "/v1/pets?status=available&limit=20", key, 2)
+        scale_runs = [
+            wrk("stack", "GET", "/v1/pets?status=available&limit=20", key, options.seconds)
+            for _ in range(max(1, options.rounds - 1))
+        ]
+        scale[count] = median_run(scale_runs).p50_ms
+    plan = list_plan()
+    return {
+        "workers": WORKERS,
+        "worker_class": "sync",
+        "connections": CONNECTIONS,
+        "rounds": options.rounds,
+        "seconds": options.seconds,
+        "variants": rows,
+        "memory": memory,
+        "scale": {
+            "pets": list(scale),
+            "p50_ms": list(scale.values()),
+            "ratio": round(scale[options.scale] / scale[1_000], 3),
+            "plan": plan,
+            "index_scan": "Index" in plan and "Seq Scan" not in plan,
+        },
+    }
+
+
+def report(results: dict[str, object]) -> None:
+    variants = results["variants"]
+    assert isinstance(variants, list)
+    print()
+    print(
+        f"{results['workers']} {results['worker_class']} gunicorn workers, "
+        f"{CONNECTIONS} connections, median of {results['rounds']} x {results['seconds']} s"
+    )
+    header = (
+        f"{'variant':34} {'server':6} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'non-2xx':>8} {'errors':>7}"
+    )
+    print(header)
+    print("-" * len(header))
+    for row in variants:
+        for name in ("stack", "floor", "open"):
+            if name in row:
+                run = row[name]
+                print(
+                    f"{row['variant']:34} {name:6} {run['requests_per_second']:8.0f} "
+                    f"{run['p50_ms']:8.2f} {run['p99_ms']:8.2f} {run['non_2xx']:8d} "
+                    f"{run['socket_errors']:7d}"
+                )
+        ratios = f"stack/floor {row['stack_over_floor']:.2f}"
+        if "stack_over_open" in row:
+            ratios += f", stack/open {row['stack_over_open']:.2f}"
+        print(f"{'':34} {ratios}")
+    memory, scale = results["memory"], results["scale"]
+    print()
+    print(f"worker RSS: {memory}")
+    print(
+        f"scale: list p50 {scale['p50_ms']} ms at {scale['pets']} pets, "  # type: ignore[index]
+        f"ratio {scale['ratio']}, index range scan: {scale['index_scan']}"  # type: ignore[index]
+    )
+    out = ROOT / "bench" / "results" / "latest.json"
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"\nwritten to {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
