@@ -355,7 +355,7 @@ def report(results: dict[str, object]) -> None:
     print(f"worker RSS: {memory}")
     print(
         f"scale: list p50 {scale['p50_ms']} ms at {scale['pets']} pets, "  # type: ignore[index]
-        f"ratio {scale['ratio']}, index range scan: {scale['index_scan']}"  # type: ignore[index]
+        f"ratio {scale['ratio']}, index range scan: {scale['index_scan']}"
     )
     out = ROOT / "bench" / "results" / "latest.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
