@@ -6,4 +6,4 @@ class ApikeysConfig(AppConfig):
     verbose_name = "API keys and plans"
 
     def ready(self) -> None:
-        from apikeys import checks  # noqa: F401  (registers the system check)
+        from apikeys import checks, signals  # noqa: F401  (registers the check and receivers)

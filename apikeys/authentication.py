@@ -4,9 +4,9 @@ The key is looked up once per request, by ``authenticate_request``: the rate-lim
 needs the account before any view runs (unknown paths and 405s are limited and reported too),
 and the DRF authentication class then reuses the same outcome instead of querying again.
 
-The lookup goes to the database on every request, by the unique digest index: revocation,
-expiry, suspension and plan changes made by any process are therefore seen by the very next
-request in every process, with no cache to invalidate.
+Lookups are cached in the process (``apikeys.keycache``) and checked against a generation in
+Redis within the rate limiter's one round trip: revocation, expiry, suspension and plan changes
+made by any process are still seen by the very next request in every process.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
-from apikeys import keys
+from apikeys import keycache, keys, ratelimit
 from apikeys.models import Account, ApiKey
 from petstore.errors import ServiceUnavailable
 
 _OUTCOME_ATTR = "_petstore_api_key"
+_GENERATION_ATTR = "_petstore_key_generation"
 
 # What authenticate_request found: a usable key, a failure to raise in the view, or nothing.
 Outcome = ApiKey | exceptions.APIException | None
@@ -62,15 +63,38 @@ def _lookup(request: HttpRequest) -> Outcome:
     if not keys.is_well_formed(token):
         # Refused on its shape and checksum alone: no database query for made-up keys.
         return exceptions.AuthenticationFailed("This is not a valid API key.")
-    api_key = ApiKey.objects.for_raw_key(token)
+    now = timezone.now()
+    digest = keys.digest(token)
+    cached = keycache.get(digest)
+    if cached is not None and cached.api_key.refusal_reason(now) is None:
+        setattr(request, _GENERATION_ATTR, cached.generation)
+        api_key: ApiKey | None = cached.api_key
+    else:
+        # Read the generation first: a change committed after it makes this lookup stale.
+        generation = ratelimit.key_generation()
+        api_key = ApiKey.objects.for_raw_key(token)
+        if api_key is not None and generation is not None:
+            keycache.put(digest, api_key, generation)
+            setattr(request, _GENERATION_ATTR, generation)
     if api_key is None:
         return exceptions.AuthenticationFailed("This API key is not recognised.")
-    now = timezone.now()
     reason = api_key.refusal_reason(now)
     if reason is not None:
         return exceptions.AuthenticationFailed(reason)
     api_key.touch(now)
     return api_key
+
+
+def key_generation(request: HttpRequest) -> str:
+    """The key generation the request's key was read under, if it came from the key cache."""
+    return getattr(request, _GENERATION_ATTR, "")
+
+
+def forget(request: HttpRequest) -> None:
+    """Drop what authenticate_request found, so that the next call looks the key up again."""
+    for attr in (_OUTCOME_ATTR, _GENERATION_ATTR):
+        if hasattr(request, attr):
+            delattr(request, attr)
 
 
 def authenticated_key(request: HttpRequest) -> ApiKey | None:

@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 
-from apikeys import ratelimit, services
-from apikeys.authentication import authenticated_key
+from apikeys import authentication, keycache, ratelimit, services
 from apikeys.models import ApiKey
 from petstore.errors import error_response, is_api_path
 
@@ -25,13 +24,12 @@ class RateLimitMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not is_api_path(request.path_info):
             return self.get_response(request)
-        api_key = authenticated_key(request)
-        if api_key is None:
-            decision = ratelimit.check_address(request)
-        else:
-            decision = ratelimit.check_account(
-                account_id=api_key.account_id, key_id=api_key.pk, limits=api_key.account.limits
-            )
+        api_key, decision = self._check(request)
+        if decision.stale_key:
+            # The cached key changed since it was read: read it again, check again.
+            keycache.clear()
+            authentication.forget(request)
+            api_key, decision = self._check(request)
         if decision.allowed:
             response = self.get_response(request)
         else:
@@ -39,6 +37,18 @@ class RateLimitMiddleware:
         for name, value in decision.headers.items():
             response[name] = value
         return response
+
+    @staticmethod
+    def _check(request: HttpRequest) -> tuple[ApiKey | None, ratelimit.Decision]:
+        api_key = authentication.authenticated_key(request)
+        if api_key is None:
+            return None, ratelimit.check_address(request)
+        return api_key, ratelimit.check_account(
+            account_id=api_key.account_id,
+            key_id=api_key.pk,
+            limits=api_key.account.limits,
+            key_generation=authentication.key_generation(request),
+        )
 
     @staticmethod
     def _refusal(api_key: ApiKey | None, decision: ratelimit.Decision) -> HttpResponse:

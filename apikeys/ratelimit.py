@@ -30,6 +30,7 @@ import logging
 import math
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,7 +60,8 @@ REDIS_RETRY_SECONDS = 2.0
 ANONYMOUS_GROUP = "petstore.anonymous"
 
 # Outcomes of a check, as the script returns them.
-REFUSED, ADMITTED, BANNED, NEWLY_BANNED = 0, 1, 2, 3
+REFUSED, ADMITTED, BANNED, NEWLY_BANNED, STALE_KEY = 0, 1, 2, 3, 4
+KEY_GENERATION = "auth:key-generation"
 
 
 def current_time() -> float:
@@ -81,6 +83,9 @@ class Decision:
     retry_after: int = 0  # whole seconds, >= 1 when refused
     banned: bool = False
     new_ban: Ban | None = None
+    # The cached key the check was made for is out of date: nothing was counted; look the key
+    # up again and check again.
+    stale_key: bool = False
 
     @property
     def headers(self) -> dict[str, str]:
@@ -104,10 +109,15 @@ def ban_seconds(number: int) -> int:
     return int(min(BAN_BASE_SECONDS * 2 ** (number - 1), BAN_MAX_SECONDS))
 
 
-# KEYS: minute counter, day counter, strike counter, ban, ban count, refused-today counter.
-# ARGV: per minute, per day, minute ttl, day ttl, now, strikes, base ban, max ban, ban memory.
+# KEYS: minute counter, day counter, strike counter, ban, ban count, refused-today counter,
+#       key generation (see apikeys.keycache).
+# ARGV: per minute, per day, minute ttl, day ttl, now, strikes, base ban, max ban, ban memory,
+#       the key generation the caller's cached key was read under ("" when not cached).
 # Returns {outcome, minute count, day count, ban ends at, ban number}.
 _SCRIPT = """
+if ARGV[10] ~= '' and redis.call('GET', KEYS[7]) ~= ARGV[10] then
+  return {4, 0, 0, 0, 0}
+end
 local now = tonumber(ARGV[5])
 local banned_until = tonumber(redis.call('GET', KEYS[4]) or '0')
 local minute = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -157,9 +167,10 @@ class _LocalStore:
         return value
 
     def run(self, keys: list[str], args: list[int]) -> list[int]:
-        minute_key, day_key, strikes_key, ban_key, bans_key, refused_key = keys
+        # Without Redis no key is cached (see apikeys.keycache): the generation is not checked.
+        minute_key, day_key, strikes_key, ban_key, bans_key, refused_key, _ = keys
         per_minute, per_day, minute_ttl, day_ttl, now = args[:5]
-        strikes_needed, base_ban, max_ban, ban_memory = args[5:]
+        strikes_needed, base_ban, max_ban, ban_memory = args[5:9]
         with self._lock:
             self._purge(now)
             banned_until = self._get(ban_key, now)
@@ -216,6 +227,8 @@ class _RedisHealth:
         self._lock = threading.Lock()
         self.down_since: float | None = None
         self._retry_at = 0.0
+        # Bumped at each outage: what was cached before one cannot be trusted after it.
+        self.outages = 0
 
     def should_try(self) -> bool:
         return self.down_since is None or time.monotonic() >= self._retry_at
@@ -225,6 +238,7 @@ class _RedisHealth:
             self._retry_at = time.monotonic() + REDIS_RETRY_SECONDS
             if self.down_since is None:
                 self.down_since = time.monotonic()
+                self.outages += 1
                 logger.warning(
                     "Redis is unreachable (%s): rate limits are now counted per process "
                     "until it returns",
@@ -262,7 +276,7 @@ def _redis() -> tuple[RedisCache, redis.Redis] | None:
     return cache, cache._cache.get_client(write=True)  # type: ignore[attr-defined]
 
 
-def _run_script(client: redis.Redis, keys: list[str], args: list[int]) -> list[int]:
+def _run_script(client: redis.Redis, keys: list[str], args: list[int | str]) -> list[int]:
     sha = _script_sha.get("sha")
     if sha is not None:
         try:
@@ -282,6 +296,7 @@ def _account_keys(account_id: int, key_id: int, now: float) -> list[str]:
         f"rl:k{key_id}:ban",
         f"rl:k{key_id}:bans",
         f"rl:a{account_id}:refused:d{day}",
+        KEY_GENERATION,
     ]
     connection = _redis()
     if connection is None:
@@ -289,7 +304,7 @@ def _account_keys(account_id: int, key_id: int, now: float) -> list[str]:
     return [connection[0].make_key(name) for name in names]
 
 
-def _execute(keys: list[str], args: list[int]) -> list[int]:
+def _execute(keys: list[str], args: list[int | str]) -> list[int]:
     connection = _redis()
     if connection is not None and _health.should_try():
         try:
@@ -299,11 +314,17 @@ def _execute(keys: list[str], args: list[int]) -> list[int]:
         else:
             _health.succeeded()
             return result
-    return _local.run(keys, args)
+    return _local.run(keys, args)  # type: ignore[arg-type]
 
 
-def check_account(*, account_id: int, key_id: int, limits: Limits) -> Decision:
-    """Count one request of ``account_id`` (made with ``key_id``) if both windows have room."""
+def check_account(
+    *, account_id: int, key_id: int, limits: Limits, key_generation: str = ""
+) -> Decision:
+    """Count one request of ``account_id`` (made with ``key_id``) if both windows have room.
+
+    ``key_generation``: for a key served from the key cache, the generation it was read under;
+    when that is no longer current the check counts nothing and says ``stale_key``.
+    """
     now = current_time()
     second = int(now)
     minute_reset = (second // MINUTE + 1) * MINUTE
@@ -318,10 +339,13 @@ def check_account(*, account_id: int, key_id: int, limits: Limits) -> Decision:
         BAN_BASE_SECONDS,
         BAN_MAX_SECONDS,
         BAN_MEMORY_SECONDS,
+        key_generation,
     ]
     outcome, minute, day, ban_ends_at, ban_number = _execute(
         _account_keys(account_id, key_id, now), args
     )
+    if outcome == STALE_KEY:
+        return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True)
     windows = [
         Window(limits.per_minute, max(0, limits.per_minute - minute), minute_reset),
         Window(limits.per_day, max(0, limits.per_day - day), day_reset),
@@ -345,6 +369,42 @@ def check_account(*, account_id: int, key_id: int, limits: Limits) -> Decision:
         window=Window(tightest.limit, 0, tightest.reset),
         retry_after=max(1, math.ceil(wait)),
     )
+
+
+def redis_outages() -> int:
+    """How many Redis outages this process has seen (to date the key cache's entries)."""
+    return _health.outages
+
+
+def key_generation() -> str | None:
+    """The current key generation, to cache a key lookup under; None when keys must not be
+    cached (no Redis, or Redis unreachable: then no process could hear of a change)."""
+    connection = _redis()
+    if connection is None or not _health.should_try() or _health.down_since is not None:
+        return None
+    cache, client = connection
+    name = cache.make_key(KEY_GENERATION)
+    fresh = uuid.uuid4().hex
+    try:
+        # One round trip: the current value, or ours if there was none.
+        current = client.set(name, fresh, nx=True, get=True)
+    except redis.RedisError as exc:
+        _health.failed(exc)
+        return None
+    return current.decode() if current else fresh
+
+
+def new_key_generation() -> None:
+    """Declare every cached key lookup, in every process, out of date."""
+    connection = _redis()
+    if connection is None:
+        return
+    cache, client = connection
+    try:
+        # Random, not a counter: a Redis that restarted empty can never repeat an old value.
+        client.set(cache.make_key(KEY_GENERATION), uuid.uuid4().hex)
+    except redis.RedisError as exc:
+        _health.failed(exc)
 
 
 def clear_ban(key_id: int) -> None:

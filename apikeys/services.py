@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from apikeys import keys, ratelimit
 from apikeys.models import Account, ApiKey, Ban, Plan
+from apikeys.signals import keys_changed
 
 
 @dataclass(frozen=True)
@@ -92,11 +93,13 @@ def account_suspend(*, account: Account) -> None:
     Account.objects.filter(pk=account.pk, suspended_at__isnull=True).update(
         suspended_at=timezone.now()
     )
+    keys_changed()
 
 
 @transaction.atomic
 def account_reactivate(*, account: Account) -> None:
     Account.objects.filter(pk=account.pk).update(suspended_at=None)
+    keys_changed()
 
 
 def apikey_revoke(*, api_key: ApiKey, revoked_by: object | None = None) -> bool:
@@ -104,6 +107,7 @@ def apikey_revoke(*, api_key: ApiKey, revoked_by: object | None = None) -> bool:
     updated = ApiKey.objects.filter(pk=api_key.pk, revoked_at__isnull=True).update(
         revoked_at=timezone.now(), revoked_by=revoked_by
     )
+    keys_changed()
     api_key.refresh_from_db(fields=["revoked_at", "revoked_by"])
     return updated == 1
 

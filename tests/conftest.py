@@ -180,3 +180,12 @@ def manager_client(account_manager: Any) -> Client:
     manager_client = Client()
     manager_client.force_login(account_manager)
     return manager_client
+
+
+@pytest.fixture(autouse=True)
+def _fresh_key_cache() -> Iterator[None]:
+    from apikeys import keycache
+
+    keycache.clear()
+    yield
+    keycache.clear()

@@ -77,3 +77,16 @@ def test_the_system_check_is_quiet_with_redis(settings):
     settings.DEBUG = False
 
     assert shared_cache_check(None) == []
+
+
+def test_keys_are_not_cached_while_redis_is_down(client, auth, redis_down, clock):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.get("/v1/categories", headers=auth)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/v1/categories", headers=auth)
+
+    # No process could hear of a revocation now: the key is read from the database again.
+    assert response.status_code == HTTPStatus.OK
+    assert any("digest" in query["sql"] for query in queries.captured_queries)
