@@ -329,7 +329,7 @@ def check_account(
     second = int(now)
     minute_reset = (second // MINUTE + 1) * MINUTE
     day_reset = (second // DAY + 1) * DAY
-    args = [
+    args: list[int | str] = [
         limits.per_minute,
         limits.per_day,
         minute_reset - second + EXPIRY_MARGIN,
@@ -391,7 +391,9 @@ def key_generation() -> str | None:
     except redis.RedisError as exc:
         _health.failed(exc)
         return None
-    return current.decode() if current else fresh
+    if isinstance(current, bytes):
+        return current.decode()
+    return fresh
 
 
 def new_key_generation() -> None:
