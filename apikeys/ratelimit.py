@@ -31,6 +31,7 @@ import math
 import threading
 import time
 import uuid
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -268,12 +269,20 @@ def reset_local_state() -> None:
     _health.down_since = None
 
 
+# One client per cache object: Django's get_client() builds a new redis.Redis (and its table of
+# ~170 response callbacks) on every call, which cost more than the round trip itself.
+_clients: weakref.WeakKeyDictionary[RedisCache, redis.Redis] = weakref.WeakKeyDictionary()
+
+
 def _redis() -> tuple[RedisCache, redis.Redis] | None:
     cache = caches["default"]
     if not isinstance(cache, RedisCache):
         return None
-    # Django has no public way to reach the client behind its cache; the Lua script needs it.
-    return cache, cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+    client = _clients.get(cache)
+    if client is None:
+        # Django has no public way to reach the client behind its cache; the script needs it.
+        client = _clients[cache] = cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+    return cache, client
 
 
 def _run_script(client: redis.Redis, keys: list[str], args: list[int | str]) -> list[int]:

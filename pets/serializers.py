@@ -7,6 +7,7 @@ from rest_framework import serializers
 from pets.models import Category, PetStatus
 from petstore.serializers import (
     Int64Field,
+    QuerySerializer,
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
@@ -64,7 +65,7 @@ class PetSerializer(serializers.Serializer):
         }
 
 
-class PetListFilter(serializers.Serializer):
+class PetListFilter(QuerySerializer):
     status = StrictChoiceField(
         choices=PetStatus.choices, required=False, help_text="Only animals with this status."
     )

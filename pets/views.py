@@ -48,10 +48,9 @@ class PetViewSet(viewsets.GenericViewSet):
         responses={200: OpenApiResponse(PetSerializer(many=True), "A page of animals.")},
     )
     def list(self, request: Request) -> Response:
-        filters = PetListFilter(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = PetListFilter.parse(request.query_params)
         pets = Pet.objects.values(*PetSerializer.COLUMNS)
-        if wanted := filters.validated_data.get("status"):
+        if wanted := filters.get("status"):
             pets = pets.filter(status=wanted)
         page = self.paginate_queryset(pets)
         return self.get_paginated_response(PetSerializer(page, many=True).data)

@@ -19,13 +19,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
-from petstore.serializers import INT64_MAX, QueryIntegerField
+from petstore.serializers import INT64_MAX, QueryIntegerField, QuerySerializer
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 
 
-class PageQuery(serializers.Serializer):
+class PageQuery(QuerySerializer):
     limit = QueryIntegerField(min_value=1, max_value=MAX_LIMIT, default=DEFAULT_LIMIT)
     cursor = serializers.CharField(required=False, max_length=200)
 
@@ -38,10 +38,9 @@ class KeysetPagination(BasePagination):
     def paginate_queryset(
         self, queryset: QuerySet[Any], request: Request, view: Any = None
     ) -> list[Any]:
-        query = PageQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        limit = query.validated_data["limit"]
-        cursor = query.validated_data.get("cursor")
+        query = PageQuery.parse(request.query_params)
+        limit = query["limit"]
+        cursor = query.get("cursor")
         if cursor is not None:
             queryset = queryset.filter(pk__gt=self._decode(cursor, request))
         rows = list(queryset.order_by("pk")[: limit + 1])

@@ -4,7 +4,13 @@ from typing import Any
 
 from rest_framework import serializers
 
-from petstore.serializers import Int64Field, StrictChoiceField, StrictIntegerField, StrictSerializer
+from petstore.serializers import (
+    Int64Field,
+    QuerySerializer,
+    StrictChoiceField,
+    StrictIntegerField,
+    StrictSerializer,
+)
 from store.models import OrderStatus
 
 
@@ -50,7 +56,7 @@ class OrderSerializer(serializers.Serializer):
         }
 
 
-class OrderListFilter(serializers.Serializer):
+class OrderListFilter(QuerySerializer):
     status = StrictChoiceField(
         choices=OrderStatus.choices, required=False, help_text="Only orders with this status."
     )

@@ -38,10 +38,9 @@ class OrderViewSet(viewsets.GenericViewSet):
         responses={200: OpenApiResponse(OrderSerializer(many=True), "A page of orders.")},
     )
     def list(self, request: Request) -> Response:
-        filters = OrderListFilter(data=request.query_params)
-        filters.is_valid(raise_exception=True)
+        filters = OrderListFilter.parse(request.query_params)
         orders = self.get_queryset().values(*OrderSerializer.COLUMNS)
-        if wanted := filters.validated_data.get("status"):
+        if wanted := filters.get("status"):
             orders = orders.filter(status=wanted)
         page = self.paginate_queryset(orders)
         return self.get_paginated_response(OrderSerializer(page, many=True).data)
