@@ -97,6 +97,12 @@ def forget(request: HttpRequest) -> None:
             delattr(request, attr)
 
 
+def looked_up_key(request: HttpRequest) -> ApiKey | None:
+    """The request's valid key if authenticate_request already found one; never looks it up."""
+    outcome = getattr(request, _OUTCOME_ATTR, None)
+    return outcome if isinstance(outcome, ApiKey) else None
+
+
 def authenticated_key(request: HttpRequest) -> ApiKey | None:
     outcome = authenticate_request(request)
     return outcome if isinstance(outcome, ApiKey) else None

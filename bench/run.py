@@ -39,7 +39,7 @@ ADMIN_URL = os.environ.get(
 )
 DATABASE_URL = ADMIN_URL.rsplit("/", 1)[0] + "/" + BENCH_DB
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
-WORKERS = int(os.environ.get("BENCH_WORKERS", "4"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
 CONNECTIONS = 16
 PORTS = {"stack": 8801, "floor": 8802, "open": 8803}
 SERVER_ENV = {
@@ -125,6 +125,7 @@ def start(name: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, **SERVER_ENV}
     if name == "open":
         env["PETSTORE_OPEN_FOR_BENCHMARK"] = "1"
+    log = (ROOT / "bench" / "results" / f"{name}.log").open("ab")
     process = subprocess.Popen(
         [
             PYTHON,
@@ -142,6 +143,8 @@ def start(name: str) -> subprocess.Popen[bytes]:
         ],
         cwd=ROOT,
         env=env,
+        stdout=log,
+        stderr=log,  # the request log, one JSON line per request, as in production
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -85,6 +85,23 @@ PETSTORE_TRUSTED_PROXIES = env_int("PETSTORE_TRUSTED_PROXIES", 0)
 PETSTORE_GETPET_DEPRECATED_AT = datetime(2026, 1, 1, tzinfo=UTC)
 PETSTORE_GETPET_SUNSET_AT = datetime(2030, 12, 5, tzinfo=UTC)
 
+# Browsers may call the API only from these origins (comma-separated); none by default.
+CORS_ALLOWED_ORIGINS = env_list("PETSTORE_CORS_ORIGINS", [])
+CORS_URLS_REGEX = r"^/v1/.*$"
+CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key", "x-request-id"]
+CORS_EXPOSE_HEADERS = [
+    "Link",
+    "Location",
+    "Retry-After",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "X-Request-ID",
+    "Idempotent-Replayed",
+    "Deprecation",
+    "Sunset",
+]
+
 # Requests without a valid key are limited per client address (django-ratelimit).
 PETSTORE_ANONYMOUS_RATE = env_str("PETSTORE_ANONYMOUS_RATE", "60/m")
 PETSTORE_MAX_BODY_BYTES = 64 * 1024
@@ -98,6 +115,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -109,6 +127,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "petstore.requestlog.RequestLogMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "petstore.errors.ApiErrorMiddleware",
     "apikeys.middleware.RateLimitMiddleware",
@@ -148,6 +168,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that is down must answer 503 quickly, not hang a worker.
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", 3)
+    # …and a runaway query must not hold one either.
+    DATABASES["default"]["OPTIONS"].setdefault(
+        "options", f"-c statement_timeout={env_int('DATABASE_STATEMENT_TIMEOUT_MS', 5000)}"
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -257,7 +281,11 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        # One JSON line per request; REQUEST_LOG=0 turns it off.
+        "petstore.requests": {"level": "INFO" if env_bool("REQUEST_LOG", True) else "WARNING"},
+    },
 }
 
 # Production hardening; `manage.py check --deploy` is clean with DEBUG off.

@@ -1,0 +1,107 @@
+"""What a security review checks: request logs without secrets, CORS, headers, deploy checks."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import subprocess
+import sys
+from http import HTTPStatus
+from pathlib import Path
+
+from django.conf import settings
+
+from apikeys import keys
+from apikeys.services import apikey_revoke
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def request_lines(caplog) -> list[dict]:
+    return [json.loads(r.getMessage()) for r in caplog.records if r.name == "petstore.requests"]
+
+
+def test_each_request_is_one_json_log_line_naming_the_account_not_the_key(
+    client, api_key, key_row, caplog
+):
+    caplog.set_level(logging.INFO, logger="petstore.requests")
+
+    response = client.get(
+        "/v1/pets", headers={"Authorization": f"Bearer {api_key}", "X-Request-ID": "trace-42"}
+    )
+
+    (line,) = request_lines(caplog)
+    assert response["X-Request-ID"] == "trace-42"
+    assert line["request_id"] == "trace-42"
+    assert (line["method"], line["path"], line["status"]) == ("GET", "/v1/pets", 200)
+    assert line["duration_ms"] >= 0
+    assert (line["account_id"], line["key_prefix"]) == (key_row.account_id, key_row.prefix)
+
+
+def test_no_key_ever_reaches_the_logs(client, api_key, key_row, make_key, caplog):
+    caplog.set_level(logging.DEBUG)
+    revoked = make_key(name="Old")
+    apikey_revoke(api_key=type(key_row).objects.get(digest=keys.digest(revoked)))
+    made_up = keys.generate_key()
+    bad_checksum = api_key[:-1] + ("A" if api_key[-1] != "A" else "B")
+
+    for key in (api_key, revoked, made_up, bad_checksum, "not-a-key"):
+        client.get("/v1/pets", headers={"Authorization": f"Bearer {key}"})
+
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert request_lines(caplog)
+    for key in (api_key, revoked, made_up, bad_checksum):
+        assert key not in logged
+        assert keys.digest(key) not in logged
+
+
+def test_api_responses_carry_nosniff_and_no_server_version(client, auth):
+    response = client.get("/v1/pets", headers=auth)
+
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert "Server" not in response
+
+
+def test_cors_is_closed_by_default(client, db):
+    response = client.options(
+        "/v1/pets",
+        headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "GET"},
+    )
+
+    assert "Access-Control-Allow-Origin" not in response
+
+
+def test_cors_opens_to_listed_origins_only(client, auth, settings):
+    settings.CORS_ALLOWED_ORIGINS = ["https://partner.example"]
+
+    allowed = client.get("/v1/pets", headers={**auth, "Origin": "https://partner.example"})
+    other = client.get("/v1/pets", headers={**auth, "Origin": "https://evil.example"})
+
+    assert allowed["Access-Control-Allow-Origin"] == "https://partner.example"
+    assert "X-RateLimit-Remaining" in allowed["Access-Control-Expose-Headers"]
+    assert "Access-Control-Allow-Origin" not in other
+    assert other.status_code == HTTPStatus.OK
+
+
+def test_the_deploy_check_is_clean_with_production_settings():
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "SECURE_SSL_REDIRECT": "1",
+        "ALLOWED_HOSTS": "petstore.example.com",
+        "DATABASE_URL": os.environ.get("DATABASE_URL", ""),
+        "REDIS_URL": settings.REDIS_URL,
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
