@@ -1,0 +1,128 @@
+"""Real gunicorn instances on loopback, sharing the test database and Redis."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: object
+
+
+@dataclass
+class Instance:
+    url: str
+    process: subprocess.Popen[bytes]
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        key: str | None = None,
+        body: object = None,
+        headers: dict[str, str] | None = None,
+        timeout: float = 10,
+    ) -> Reply:
+        sent = dict(headers or {})
+        data = None
+        if key:
+            sent["Authorization"] = f"Bearer {key}"
+        if body is not None:
+            data = json.dumps(body).encode()
+            sent["Content-Type"] = "application/json"
+        request = urllib.request.Request(f"{self.url}{path}", data, sent, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                raw, status, got = response.read(), response.status, response.headers
+        except urllib.error.HTTPError as error:
+            raw, status, got = error.read(), error.code, error.headers
+        return Reply(status, dict(got), json.loads(raw) if raw else None)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_env() -> dict[str, str]:
+    database = connection.settings_dict
+    return {
+        **os.environ,
+        "DATABASE_URL": (
+            f"postgres://{database['USER']}@{database['HOST'] or '127.0.0.1'}:"
+            f"{database['PORT'] or 5432}/{database['NAME']}"
+        ),
+        "REDIS_URL": settings.REDIS_URL,
+        "SECRET_KEY": settings.SECRET_KEY,
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "REQUEST_LOG": "0",
+    }
+
+
+def start_instance(workers: int = 2) -> Instance:
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "petstore.wsgi:application",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "--graceful-timeout",
+            "5",
+        ],
+        cwd=ROOT,
+        env=server_env(),
+    )
+    instance = Instance(f"http://127.0.0.1:{port}", process)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if instance.call("GET", "/healthz", timeout=1).status == 200:
+                return instance
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("gunicorn did not start")
+
+
+@pytest.fixture(scope="module")
+def two_instances(django_db_setup: None, django_db_blocker) -> Iterator[tuple[Instance, Instance]]:
+    with django_db_blocker.unblock():
+        first, second = start_instance(), start_instance()
+    yield first, second
+    for instance in (first, second):
+        instance.process.terminate()
+        instance.process.wait(timeout=15)
+
+
+def wait_for_a_fresh_minute(seconds_needed: int = 20) -> None:
+    """Limits count per clock minute: start where the whole test fits in one."""
+    if time.time() % 60 > 60 - seconds_needed:
+        time.sleep(60 - time.time() % 60 + 0.1)

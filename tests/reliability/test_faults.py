@@ -1,0 +1,122 @@
+"""Parts fail under load; clients still get answers, and the service recovers by itself."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+from http import HTTPStatus
+from pathlib import Path
+
+import pytest
+
+from tests.reliability.conftest import Instance, start_instance
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+def load(instance: Instance, key: str, seconds: float, clients: int = 8) -> list[int]:
+    """Bounded load: ``clients`` loops of GET /v1/pets for ``seconds``; every status seen."""
+    deadline = time.monotonic() + seconds
+
+    def loop(_: int) -> list[int]:
+        statuses = []
+        while time.monotonic() < deadline:
+            try:
+                statuses.append(instance.call("GET", "/v1/pets?limit=5", key, timeout=5).status)
+            except OSError:
+                statuses.append(0)  # no answer at all
+        return statuses
+
+    with ThreadPoolExecutor(max_workers=clients) as pool:
+        return [status for statuses in pool.map(loop, range(clients)) for status in statuses]
+
+
+@pytest.fixture
+def busy_key(make_key) -> str:
+    return make_key(plan="enterprise", per_minute=1_000_000, per_day=1_000_000)
+
+
+def test_a_killed_worker_is_replaced_and_other_requests_do_not_fail(two_instances, busy_key):
+    instance = two_instances[0]
+    workers = Path(f"/proc/{instance.process.pid}/task/{instance.process.pid}/children")
+    victim = int(workers.read_text().split()[0])
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        during = pool.submit(load, instance, busy_key, 4.0)
+        time.sleep(1.0)
+        os.kill(victim, signal.SIGKILL)
+        statuses = during.result()
+
+    failed = [s for s in statuses if s != HTTPStatus.OK]
+    print(f"\nworker SIGKILLed under load: {len(statuses)} requests, {len(failed)} failed")
+    # Only what the victim itself was serving can be lost: at most one request per client.
+    assert len(failed) <= 8
+    assert all(s != HTTPStatus.INTERNAL_SERVER_ERROR for s in statuses)
+    time.sleep(1.0)
+    assert victim not in map(int, workers.read_text().split())
+    assert len(workers.read_text().split()) == 2  # gunicorn replaced it
+    assert instance.call("GET", "/v1/pets", busy_key).status == HTTPStatus.OK
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _redis_server(port: int) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    for _ in range(50):
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return process
+        time.sleep(0.1)
+    raise RuntimeError("redis-server did not start")
+
+
+def test_redis_stopped_under_load_means_no_5xx_and_recovery(busy_key, settings):
+    port = _free_port()
+    redis_process = _redis_server(port)
+    settings.REDIS_URL = f"redis://127.0.0.1:{port}/0"  # for this test's own instance only
+    instance = start_instance()
+    try:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            during = pool.submit(load, instance, busy_key, 6.0)
+            time.sleep(2.0)
+            redis_process.terminate()
+            redis_process.wait(timeout=10)
+            statuses = during.result()
+        down = instance.call("GET", "/readyz")
+        redis_process = _redis_server(port)
+        time.sleep(2.5)  # past the limiter's retry interval
+        after = [instance.call("GET", "/v1/pets", busy_key) for _ in range(4)]
+        ready = instance.call("GET", "/readyz")
+    finally:
+        instance.process.terminate()
+        instance.process.wait(timeout=15)
+        redis_process.terminate()
+
+    print(f"\nRedis stopped under load: {len(statuses)} requests, statuses {set(statuses)}")
+    assert statuses
+    assert all(s == HTTPStatus.OK for s in statuses)
+    assert down.status == HTTPStatus.SERVICE_UNAVAILABLE
+    assert down.body["checks"]["cache"] == "down"
+    assert all(reply.status == HTTPStatus.OK for reply in after)
+    assert ready.status == HTTPStatus.OK

@@ -1,0 +1,79 @@
+"""Two gunicorn instances (2 workers each) on one PostgreSQL and one Redis behave as one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from http import HTTPStatus
+
+import pytest
+
+from apikeys.models import ApiKey
+from pets.models import Pet
+from tests.reliability.conftest import ROOT, server_env, wait_for_a_fresh_minute
+
+# The instances see only committed rows.
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+def test_a_free_accounts_minute_holds_across_both_instances(two_instances, api_key):
+    first, second = two_instances
+    wait_for_a_fresh_minute()
+
+    def call(n: int) -> int:
+        return (first if n % 2 else second).call("GET", "/v1/categories", api_key).status
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        statuses = list(pool.map(call, range(100)))
+
+    print(f"\n100 requests over two instances: {statuses.count(200)} admitted")
+    assert statuses.count(HTTPStatus.OK) == 60
+    assert statuses.count(HTTPStatus.TOO_MANY_REQUESTS) == 40
+
+
+def test_a_ban_set_through_one_instance_holds_on_the_other(two_instances, api_key):
+    first, second = two_instances
+    wait_for_a_fresh_minute()
+    for n in range(60):
+        assert (first if n % 2 else second).call("GET", "/v1/categories", api_key).status == 200
+
+    codes = [first.call("GET", "/v1/categories", api_key).body["code"] for _ in range(10)]
+    on_the_other = second.call("GET", "/v1/categories", api_key)
+
+    assert codes == ["rate_limited"] * 9 + ["temporarily_banned"]
+    assert on_the_other.status == HTTPStatus.TOO_MANY_REQUESTS
+    assert on_the_other.body["code"] == "temporarily_banned"
+
+
+def test_a_revoked_key_is_refused_by_both_on_their_next_request(two_instances, api_key):
+    first, second = two_instances
+    # Both have looked the key up (and cached it, in every worker that served it).
+    for _ in range(4):
+        assert first.call("GET", "/v1/categories", api_key).status == HTTPStatus.OK
+        assert second.call("GET", "/v1/categories", api_key).status == HTTPStatus.OK
+
+    subprocess.run(
+        [sys.executable, "manage.py", "revokeapikey", ApiKey.objects.get().prefix],
+        cwd=ROOT,
+        env=server_env(),
+        check=True,
+        capture_output=True,
+    )
+
+    for instance in (first, second, first, second):
+        assert instance.call("GET", "/v1/categories", api_key).status == HTTPStatus.UNAUTHORIZED
+
+
+def test_an_idempotency_key_replays_across_instances(two_instances, api_key, dog):
+    first, second = two_instances
+    body = {"name": "Rex", "categoryId": dog.pk}
+    headers = {"Idempotency-Key": "across-instances"}
+
+    created = first.call("POST", "/v1/pets", api_key, body, headers)
+    replayed = second.call("POST", "/v1/pets", api_key, body, headers)
+
+    assert created.status == replayed.status == HTTPStatus.CREATED
+    assert replayed.body == created.body
+    assert replayed.headers["Idempotent-Replayed"] == "true"
+    assert Pet.objects.count() == 1
