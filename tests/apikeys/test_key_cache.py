@@ -25,7 +25,7 @@ def manage(*args: str) -> str:
         f"{database['PORT'] or 5432}/{database['NAME']}"
     )
     env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": settings.REDIS_URL}
-    result = subprocess.run(  # noqa: S603 (our own manage.py)
+    result = subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr

@@ -117,6 +117,7 @@ def test_redis_stopped_under_load_means_no_5xx_and_recovery(busy_key, settings):
     assert statuses
     assert all(s == HTTPStatus.OK for s in statuses)
     assert down.status == HTTPStatus.SERVICE_UNAVAILABLE
+    assert isinstance(down.body, dict)
     assert down.body["checks"]["cache"] == "down"
     assert all(reply.status == HTTPStatus.OK for reply in after)
     assert ready.status == HTTPStatus.OK
