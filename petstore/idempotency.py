@@ -41,7 +41,7 @@ ABANDONED_AFTER = timedelta(minutes=5)
 
 IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
     HEADER,
-    OpenApiTypes.STR,
+    {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},
     OpenApiParameter.HEADER,
     description="Up to 255 characters, unique per operation you mean to happen once. A retry "
     "with the same key and body within 24 hours replays the first answer.",
@@ -55,7 +55,8 @@ class IdempotencyKeyReused(exceptions.APIException):
 
 
 def _fingerprint(request: Request, data: dict[str, Any]) -> str:
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # ASCII: a body may carry lone surrogates, which have no UTF-8 encoding.
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(f"{request.method} {request.path}\n{canonical}".encode()).hexdigest()
 
 
@@ -80,7 +81,7 @@ def _claim(account_id: int, key: str, fingerprint: str) -> IdempotencyRecord:
         # Take it over only if nobody else did since we read it.
         taken = IdempotencyRecord.objects.filter(
             pk=existing.pk, created_at=existing.created_at
-        ).update(fingerprint=fingerprint, status_code=None, body=None, location="", created_at=now)
+        ).update(fingerprint=fingerprint, status_code=None, body="", location="", created_at=now)
         if taken:
             existing.refresh_from_db()
             return existing
@@ -99,7 +100,8 @@ def _replay(record: IdempotencyRecord) -> Response:
     headers = {"Idempotent-Replayed": "true"}
     if record.location:
         headers["Location"] = record.location
-    return Response(record.body, status=record.status_code, headers=headers)
+    body = json.loads(record.body) if record.body else None
+    return Response(body, status=record.status_code, headers=headers)
 
 
 def _remember(record: IdempotencyRecord, response: Response) -> None:
@@ -107,7 +109,7 @@ def _remember(record: IdempotencyRecord, response: Response) -> None:
         record.delete()  # our failure, not an answer: let the retry run
         return
     record.status_code = response.status_code
-    record.body = response.data
+    record.body = json.dumps(response.data) if response.data is not None else ""
     record.location = response.get("Location", "")
     record.save(update_fields=["status_code", "body", "location"])
 

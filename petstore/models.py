@@ -19,7 +19,9 @@ class IdempotencyRecord(models.Model):
     status_code = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Empty while the first request is still in flight."
     )
-    body = models.JSONField(null=True, blank=True)
+    # The body as the client got it, JSON text: PostgreSQL's jsonb cannot hold every string JSON
+    # can (an echoed "\u0000" in an error message, say).
+    body = models.TextField(blank=True, default="")
     location = models.CharField(max_length=255, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 

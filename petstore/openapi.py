@@ -99,6 +99,10 @@ def add_common_responses(
     components = result.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
     schemas["Error"] = ERROR_SCHEMA
+    # Request bodies are strict (petstore.serializers.StrictSerializer): say so.
+    for name in ("NewPet", "NewOrder"):
+        if name in schemas:
+            schemas[name]["additionalProperties"] = False
     _rename_paginated_lists(result, schemas)
     components["headers"] = {
         name: {

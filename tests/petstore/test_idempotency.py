@@ -99,7 +99,7 @@ def test_a_request_still_in_flight_gets_409(client, auth, key_row, dog):
 def _fingerprint_of(body):
     import hashlib
 
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(f"POST /v1/pets\n{canonical}".encode()).hexdigest()
 
 

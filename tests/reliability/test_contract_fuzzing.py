@@ -1,0 +1,90 @@
+"""Schemathesis against a running instance: our own schema, then the public template's."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.reliability.conftest import ROOT
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+SETTINGS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["petstore"]["fuzzing"]
+TEMPLATE = ROOT.parent / "shared" / "reference" / "gitbook-petstore-openapi.yaml"
+
+
+def schemathesis(schema: str, base_url: str, key: str, *options: str) -> str:
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("st")),
+            "run",
+            schema,
+            "--url",
+            base_url,
+            "--header",
+            f"Authorization: Bearer {key}",
+            "--seed",
+            str(SETTINGS["seed"]),
+            "--max-examples",
+            str(SETTINGS["max-examples"]),
+            "--max-failures",
+            "20",
+            *options,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    print(result.stdout[-3000:])
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    return result.stdout
+
+
+@pytest.fixture
+def fuzz_key(make_key, dog, cat, make_pet) -> str:
+    for n in range(5):
+        make_pet(f"Seed {n}")
+    return make_key(plan="enterprise", per_minute=10_000_000, per_day=10_000_000)
+
+
+def test_every_operation_answers_as_our_schema_says(two_instances, fuzz_key):
+    instance = two_instances[0]
+
+    output = schemathesis(
+        f"{instance.url}/v1/openapi.json",
+        f"{instance.url}/v1",
+        fuzz_key,
+        "--checks",
+        "all",
+        "--exclude-checks",
+        ",".join(SETTINGS["exclude-checks"]),
+    )
+
+    assert "passed" in output
+
+
+def test_a_client_written_for_the_public_template_gets_answers_it_can_read(two_instances, fuzz_key):
+    if not TEMPLATE.exists():
+        pytest.fail(f"The public template is missing at {TEMPLATE}")
+    instance = two_instances[1]
+    operations: list[str] = []
+    for operation_id in SETTINGS["template-operations"]:
+        operations += ["--include-operation-id", operation_id]
+
+    output = schemathesis(
+        str(TEMPLATE),
+        f"{instance.url}/v1",
+        fuzz_key,
+        "--mode",
+        "positive",
+        "--checks",
+        ",".join(SETTINGS["template-checks"]),
+        *operations,
+    )
+
+    assert "passed" in output
