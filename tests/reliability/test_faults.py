@@ -121,3 +121,57 @@ def test_redis_stopped_under_load_means_no_5xx_and_recovery(busy_key, settings):
     assert down.body["checks"]["cache"] == "down"
     assert all(reply.status == HTTPStatus.OK for reply in after)
     assert ready.status == HTTPStatus.OK
+
+
+def _postgres(action: str) -> None:
+    version = sorted(Path("/etc/postgresql").iterdir())[-1].name
+    subprocess.run(
+        [
+            "pg_ctlcluster",
+            "--skip-systemctl-redirect",
+            version,
+            "main",
+            action,
+            *(["-m", "fast"] if action == "stop" else []),
+        ],
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_postgres_restarted_under_load_means_503s_then_recovery(two_instances, busy_key):
+    from django.db import connections
+
+    instance = two_instances[0]
+    assert instance.call("GET", "/v1/pets", busy_key).status == HTTPStatus.OK  # key cached
+    connections.close_all()  # this test process's own connection goes down with the server
+    started = time.monotonic()
+    try:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            during = pool.submit(load, instance, busy_key, 8.0)
+            time.sleep(1.5)
+            _postgres("stop")
+            time.sleep(2.0)
+            outage = instance.call("GET", "/v1/pets", busy_key)
+            _postgres("start")
+            statuses = during.result()
+    finally:
+        if not _postgres_is_up():
+            _postgres("start")
+    after = [instance.call("GET", "/v1/pets", busy_key).status for _ in range(6)]
+
+    print(
+        f"\nPostgreSQL stopped for ~2 s under load: {len(statuses)} requests, "
+        f"{statuses.count(503)} x 503, {statuses.count(200)} x 200, "
+        f"others {sorted({s for s in statuses if s not in (200, 503)})}"
+    )
+    assert outage.status == HTTPStatus.SERVICE_UNAVAILABLE
+    assert isinstance(outage.body, dict)
+    assert outage.body["code"] == "service_unavailable"
+    assert set(statuses) <= {HTTPStatus.OK, HTTPStatus.SERVICE_UNAVAILABLE}
+    assert time.monotonic() - started < 30  # nothing hung
+    assert after == [HTTPStatus.OK] * 6  # recovered, no restart of the service
+
+
+def _postgres_is_up() -> bool:
+    return subprocess.run(["pg_isready", "-h", "127.0.0.1", "-q"], check=False).returncode == 0
