@@ -14,7 +14,8 @@ from tests.reliability.conftest import ROOT
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 SETTINGS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["petstore"]["fuzzing"]
-TEMPLATE = ROOT.parent / "shared" / "reference" / "gitbook-petstore-openapi.yaml"
+# A copy of shared/reference/gitbook-petstore-openapi.yaml, so that a clone tests on its own.
+TEMPLATE = Path(__file__).with_name("data") / "gitbook-petstore-openapi.yaml"
 
 
 def schemathesis(schema: str, base_url: str, key: str, *options: str) -> str:
@@ -69,8 +70,6 @@ def test_every_operation_answers_as_our_schema_says(two_instances, fuzz_key):
 
 
 def test_a_client_written_for_the_public_template_gets_answers_it_can_read(two_instances, fuzz_key):
-    if not TEMPLATE.exists():
-        pytest.fail(f"The public template is missing at {TEMPLATE}")
     instance = two_instances[1]
     operations: list[str] = []
     for operation_id in SETTINGS["template-operations"]:

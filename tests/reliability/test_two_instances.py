@@ -74,6 +74,9 @@ def test_an_idempotency_key_replays_across_instances(two_instances, api_key, dog
     replayed = second.call("POST", "/v1/pets", api_key, body, headers)
 
     assert created.status == replayed.status == HTTPStatus.CREATED
+    # Security headers as gunicorn serves them: nosniff, and no server version to look up.
+    assert created.headers["X-Content-Type-Options"] == "nosniff"
+    assert not any(ch.isdigit() for ch in created.headers.get("Server", ""))
     assert replayed.body == created.body
     assert replayed.headers["Idempotent-Replayed"] == "true"
     assert Pet.objects.count() == 1
