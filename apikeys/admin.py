@@ -26,7 +26,6 @@ from apikeys import ratelimit, services
 from apikeys.models import Account, ApiKey, Ban, Plan
 
 DEFAULT_GRACE_HOURS = 24
-MAX_EXPIRY_DAYS = 3650
 
 
 def _new_token(request: HttpRequest, purpose: str) -> str:
@@ -239,7 +238,7 @@ class IssueKeyForm(forms.Form):
     # Bounded so that the expiry stays a date Python can represent (a larger one is a crash).
     expires_in_days = forms.IntegerField(
         min_value=1,
-        max_value=MAX_EXPIRY_DAYS,
+        max_value=services.MAX_EXPIRY_DAYS,
         required=False,
         help_text="Leave empty for a key that does not expire.",
     )
@@ -339,12 +338,22 @@ class ApiKeyAdmin(admin.ModelAdmin):
             )
             return None
         grace = timedelta(hours=form.cleaned_data["grace_hours"])
+        revoked = queryset.filter(revoked_at__isnull=False)
+        if skipped := revoked.count():
+            # A revoked key stays revoked: replacing it would hand its holder a working key.
+            self.message_user(
+                request,
+                f"{skipped} revoked key(s) skipped: issue a new key instead.",
+                messages.WARNING,
+            )
         issued = []
-        for api_key in queryset.select_related("account"):
+        for api_key in queryset.filter(revoked_at__isnull=True).select_related("account"):
             new = services.apikey_rotate(api_key=api_key, grace=grace)
             self.log_change(request, api_key, f"Rotated: replaced by {new.api_key.prefix}…")
             self.log_addition(request, new.api_key, f"Issued to replace {api_key.prefix}…")
             issued.append(new)
+        if not issued:
+            return None
         return _show_keys_once(
             request, "Replacement API keys", issued, reverse("admin:apikeys_apikey_changelist")
         )

@@ -12,6 +12,9 @@ from apikeys import keys, ratelimit
 from apikeys.models import Account, ApiKey, Ban, Plan
 from apikeys.signals import keys_changed
 
+# Keys live at most this long (and a date this far off stays within every datetime's range).
+MAX_EXPIRY_DAYS = 3650
+
 
 @dataclass(frozen=True)
 class IssuedKey:

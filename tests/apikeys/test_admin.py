@@ -16,6 +16,7 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from apikeys.models import Account, ApiKey, Ban, Plan
+from apikeys.services import apikey_revoke
 from tests.admin_pages import column, form_data, listed, shown_messages
 from tests.assertions import assert_error
 
@@ -532,6 +533,18 @@ def test_rotating_without_grace_retires_the_old_key_at_once(
 
     assert_error(api_call(client, api_key), HTTPStatus.UNAUTHORIZED, "unauthorized")
     assert api_call(client, new_raw).status_code == HTTPStatus.OK
+
+
+def test_a_revoked_key_is_not_rotated(manager_client, client, api_key, key_row):
+    apikey_revoke(api_key=key_row)
+
+    _, _, response = confirm_rotation(manager_client, key_row)
+
+    assert not keys_in(response)
+    assert ApiKey.objects.count() == 1
+    page = manager_client.get(KEYS)
+    assert shown_messages(page) == ["1 revoked key(s) skipped: issue a new key instead."]
+    assert_error(api_call(client, api_key), HTTPStatus.UNAUTHORIZED, "unauthorized")
 
 
 # Bans -------------------------------------------------------------------------------------

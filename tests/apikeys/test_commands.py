@@ -141,6 +141,14 @@ def test_it_sets_an_expiry(client):
     assert abs(api_key.expires_at - expected) < timedelta(minutes=1)
 
 
+@pytest.mark.parametrize("days", ["0", "3651", "10000000"])
+def test_it_refuses_an_expiry_out_of_range(days):
+    with pytest.raises(CommandError, match="between 1 and 3650"):
+        create_key("--plan", "free", "--expires-in-days", days)
+
+    assert ApiKey.objects.count() == 0
+
+
 def test_a_key_without_expiry_never_expires():
     _, raw = create_key("--plan", "free")
 

@@ -33,8 +33,10 @@ class Command(BaseCommand):
         if (per_minute is not None or per_day is not None) and not plan.has_custom_limits:
             raise CommandError("--per-minute and --per-day are for the enterprise plan only.")
         expires_in_days = options["expires_in_days"]
-        if expires_in_days is not None and expires_in_days < 1:
-            raise CommandError("--expires-in-days must be at least 1.")
+        if expires_in_days is not None and not 1 <= expires_in_days <= services.MAX_EXPIRY_DAYS:
+            raise CommandError(
+                f"--expires-in-days must be between 1 and {services.MAX_EXPIRY_DAYS}."
+            )
 
         try:
             account = self._account(options, plan, per_minute, per_day)
