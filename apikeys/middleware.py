@@ -26,10 +26,11 @@ class RateLimitMiddleware:
             return self.get_response(request)
         api_key, decision = self._check(request)
         if decision.stale_key:
-            # The cached key changed since it was read: read it again, check again.
+            # The cached key changed since it was read: read it again from the database, and
+            # check again; that read is this request's own, so there is nothing left to verify.
             keycache.clear()
             authentication.forget(request)
-            api_key, decision = self._check(request)
+            api_key, decision = self._check(request, from_cache=False)
         if decision.allowed:
             response = self.get_response(request)
         else:
@@ -39,7 +40,9 @@ class RateLimitMiddleware:
         return response
 
     @staticmethod
-    def _check(request: HttpRequest) -> tuple[ApiKey | None, ratelimit.Decision]:
+    def _check(
+        request: HttpRequest, *, from_cache: bool = True
+    ) -> tuple[ApiKey | None, ratelimit.Decision]:
         api_key = authentication.authenticated_key(request)
         if api_key is None:
             return None, ratelimit.check_address(request)
@@ -47,7 +50,7 @@ class RateLimitMiddleware:
             account_id=api_key.account_id,
             key_id=api_key.pk,
             limits=api_key.account.limits,
-            key_generation=authentication.key_generation(request),
+            key_generation=authentication.key_generation(request) if from_cache else "",
         )
 
     @staticmethod
