@@ -34,7 +34,7 @@ run: install
 	echo; \
 	echo "  Try:  curl -i -H 'Authorization: Bearer $$key' http://127.0.0.1:$(PORT)/v1/pets"; \
 	echo "  Docs: http://127.0.0.1:$(PORT)/docs/"; \
-	echo "  Admin: create a login with  $(PY) manage.py createsuperuser  then open /admin/"; \
+	echo "  Admin: create a login with  DEBUG=1 $(PY) manage.py createsuperuser  then open /admin/"; \
 	echo
 	@$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
