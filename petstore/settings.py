@@ -290,8 +290,8 @@ LOGGING = {
 
 # Production hardening; `manage.py check --deploy` is clean with DEBUG off.
 SECURE_CONTENT_TYPE_NOSNIFF = True
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+# Admin cookies over HTTPS only; SECURE_COOKIES=0 only for plain-HTTP test instances.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 # TLS usually ends at the load balancer, which redirects; SECURE_SSL_REDIRECT=1 if it does not.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]

@@ -77,6 +77,8 @@ def server_env() -> dict[str, str]:
         "DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
         "REQUEST_LOG": "0",
+        # Plain HTTP on loopback: the admin's cookies must be sendable over it.
+        "SECURE_COOKIES": "0",
     }
 
 
