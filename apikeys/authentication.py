@@ -72,7 +72,7 @@ def _lookup(request: HttpRequest) -> Outcome:
     else:
         # Read the generation first: a change committed after it makes this lookup stale.
         generation = ratelimit.key_generation()
-        api_key = ApiKey.objects.for_raw_key(token)
+        api_key = ApiKey.objects.for_digest(digest)
         if api_key is not None and generation is not None:
             keycache.put(digest, api_key, generation)
             setattr(request, _GENERATION_ATTR, generation)

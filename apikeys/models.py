@@ -135,7 +135,10 @@ _REFUSALS = {
 class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
     def for_raw_key(self, raw: str) -> ApiKey | None:
         """The key whose digest matches ``raw``, with its account and plan, or None."""
-        wanted = keys.digest(raw)
+        return self.for_digest(keys.digest(raw))
+
+    def for_digest(self, wanted: str) -> ApiKey | None:
+        """The key with this SHA-256 digest, with its account and plan, or None."""
         found = self.select_related("account__plan").filter(digest=wanted).first()
         # The digest was the lookup key, so this only guards against a collation surprise; it
         # is constant-time all the same.

@@ -57,7 +57,10 @@ DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY is required unless DEBUG is on")
+        raise ImproperlyConfigured(
+            "SECRET_KEY is required unless DEBUG is on. Locally, run management commands as "
+            "`DEBUG=1 .venv/bin/python manage.py …` (the embedded set-up `make run` uses)."
+        )
     # Development only: a fixed key so signed cursors survive a restart of `make run`.
     SECRET_KEY = "django-insecure-development-only-key-not-for-production"  # noqa: S105
 
