@@ -76,6 +76,7 @@ def _record_ban(api_key: ApiKey, ban: ratelimit.Ban) -> None:
     try:
         services.ban_record(
             api_key=api_key,
+            started_at=datetime.fromtimestamp(ban.started_at, tz=UTC),
             ends_at=datetime.fromtimestamp(ban.ends_at, tz=UTC),
             number=ban.number,
         )

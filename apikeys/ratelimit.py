@@ -65,11 +65,6 @@ REFUSED, ADMITTED, BANNED, NEWLY_BANNED, STALE_KEY = 0, 1, 2, 3, 4
 KEY_GENERATION = "auth:key-generation"
 
 
-def current_time() -> float:
-    """The limiter's clock (Unix seconds); tests set it to reach window boundaries."""
-    return time.time()
-
-
 @dataclass(frozen=True)
 class Window:
     limit: int
@@ -103,7 +98,10 @@ class Decision:
 @dataclass(frozen=True)
 class Ban:
     number: int  # the how-many-th ban within BAN_MEMORY_SECONDS
-    ends_at: int  # Unix seconds
+    # Unix seconds, both from the one clock the check ran on, so that a record of the ban
+    # lasts exactly as long as the ban itself.
+    started_at: int
+    ends_at: int
 
 
 def ban_seconds(number: int) -> int:
@@ -334,7 +332,7 @@ def check_account(
     ``key_generation``: for a key served from the key cache, the generation it was read under;
     when that is no longer current the check counts nothing and says ``stale_key``.
     """
-    now = current_time()
+    now = time.time()
     second = int(now)
     minute_reset = (second // MINUTE + 1) * MINUTE
     day_reset = (second // DAY + 1) * DAY
@@ -369,7 +367,7 @@ def check_account(
             window=Window(tightest.limit, 0, ban_ends_at),
             retry_after=max(1, math.ceil(ban_ends_at - now)),
             banned=True,
-            new_ban=Ban(ban_number, ban_ends_at) if outcome == NEWLY_BANNED else None,
+            new_ban=Ban(ban_number, second, ban_ends_at) if outcome == NEWLY_BANNED else None,
         )
     exceeded = [w for w, count in zip(windows, (minute, day), strict=True) if count >= w.limit]
     wait = max(w.reset for w in exceeded) - now
@@ -420,7 +418,7 @@ def new_key_generation() -> None:
 
 def clear_ban(key_id: int) -> None:
     """Lift a key's ban at once, in every process (the Ban row is the caller's business)."""
-    names = [f"rl:k{key_id}:ban", f"rl:k{key_id}:strikes:m{int(current_time() // MINUTE)}"]
+    names = [f"rl:k{key_id}:ban", f"rl:k{key_id}:strikes:m{int(time.time() // MINUTE)}"]
     _local.delete(*names)
     connection = _redis()
     if connection is not None:
@@ -439,7 +437,7 @@ class Usage:
 
 def account_usage(account_id: int) -> Usage:
     """Requests the account made this minute and this UTC day, and how many were refused."""
-    now = current_time()
+    now = time.time()
     all_keys = _account_keys(account_id, 0, now)
     keys = [all_keys[0], all_keys[1], all_keys[5]]
     connection = _redis()
@@ -482,7 +480,7 @@ def check_address(request: HttpRequest) -> Decision:
         else:
             if _redis() is not None:
                 _health.succeeded()
-    now = current_time()
+    now = time.time()
     if usage is None:
         return _check_address_locally(client_address(request), rate, now)
     limit, time_left = usage["limit"], max(1, usage["time_left"])

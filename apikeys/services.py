@@ -115,12 +115,13 @@ def apikey_revoke(*, api_key: ApiKey, revoked_by: object | None = None) -> bool:
     return updated == 1
 
 
-def ban_record(*, api_key: ApiKey, ends_at: datetime, number: int) -> Ban:
-    """Record a ban the limiter has just put in force, for account managers to see."""
+def ban_record(*, api_key: ApiKey, started_at: datetime, ends_at: datetime, number: int) -> Ban:
+    """Record a ban the limiter has just put in force, for account managers to see. Both
+    instants come from the limiter, so the record says exactly what is in force."""
     return Ban.objects.create(
         api_key=api_key,
         account_id=api_key.account_id,
-        started_at=timezone.now(),
+        started_at=started_at,
         ends_at=ends_at,
         reason=(
             f"{ratelimit.BAN_STRIKES} requests within a minute while rate limited "

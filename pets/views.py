@@ -6,7 +6,6 @@ from django.conf import settings
 from django.http import Http404
 from django.utils import timezone
 from django.utils.http import http_date
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.request import Request
@@ -19,9 +18,10 @@ from petstore.errors import Gone
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
+from petstore.serializers import PATH_ID_SCHEMA
 
 PET_ID = OpenApiParameter(
-    "petId", OpenApiTypes.INT64, OpenApiParameter.PATH, description="The ID of the animal."
+    "petId", PATH_ID_SCHEMA, OpenApiParameter.PATH, description="The ID of the animal."
 )
 
 

@@ -4,8 +4,9 @@ Failures reach the client from three layers, and each is funnelled into the same
 - DRF views raise APIExceptions (ours below, or DRF's own): ``exception_handler``.
 - Anything a view raises that DRF does not handle (a bug, a database outage):
   ``exception_handler`` as well, so DRF still finalises the response.
-- Django itself (unknown paths, a crash in middleware, DEBUG's technical pages):
-  ``ApiErrorMiddleware`` replaces any non-JSON error response under /v1.
+- Django itself (unknown paths, a disallowed Host, CSRF, a crash in middleware, DEBUG's
+  technical pages): ``ApiErrorMiddleware`` replaces any non-JSON error response, on every path
+  but the admin's, whose users are people with a browser.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import (
+    ObjectDoesNotExist,
+    RequestDataTooBig,
+    SuspiciousOperation,
+)
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -24,12 +29,20 @@ from rest_framework.response import Response
 
 logger = logging.getLogger("petstore.errors")
 
-API_PREFIX = "/v1/"
 COMPACT = {"separators": (",", ":")}
+ADMIN_PREFIX = "/admin/"
 
 
 def is_api_path(path: str) -> bool:
-    return path.startswith(API_PREFIX)
+    """Under /v1, the base URL itself included; ``//v1/pets`` is an (unknown) API path too."""
+    path = "/" + path.lstrip("/")
+    return path == "/v1" or path.startswith("/v1/")
+
+
+def answers_with_error_body(path: str) -> bool:
+    """Everything but the admin answers errors as the Error body: the API, the probes, the
+    docs and unknown paths alike."""
+    return not path.startswith(ADMIN_PREFIX)
 
 
 class MalformedRequest(exceptions.APIException):
@@ -171,6 +184,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
+    elif isinstance(exc, SuspiciousOperation):
+        # Django's refusals of hostile requests (over 1,000 query parameters, say): the
+        # client's mistake, answered as such, never a 500.
+        exc = MalformedRequest(_suspicious_message(exc))
     if not isinstance(exc, exceptions.APIException):
         request = context.get("request")
         status, body = internal_error_body(getattr(request, "_request", None), exc)
@@ -190,6 +209,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     return Response(body, status=status, headers=headers)
 
 
+def _suspicious_message(exc: SuspiciousOperation) -> str:
+    # Django's messages name its settings ("DATA_UPLOAD_MAX_NUMBER_FIELDS"): say it plainly.
+    if type(exc).__name__ == "TooManyFieldsSent":
+        return "The request has too many query or form parameters."
+    return "The request is malformed."
+
+
 def _request_id(request: HttpRequest | None) -> str:
     return getattr(request, "request_id", "-")
 
@@ -202,13 +228,15 @@ class ApiErrorMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if is_api_path(request.path_info) and response.status_code >= 400:
+        if response.status_code >= 400 and answers_with_error_body(request.path_info):
             response = self._as_error_body(response)
         return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
-        if not is_api_path(request.path_info):
+        if not answers_with_error_body(request.path_info):
             return None
+        if isinstance(exc, SuspiciousOperation):
+            return None  # Django answers 400 (413 for a body too big); __call__ rewrites it
         status, body = internal_error_body(request, exc)
         return JsonResponse(body, status=status, json_dumps_params=COMPACT)
 

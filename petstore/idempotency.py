@@ -20,6 +20,7 @@ from http import HTTPStatus
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions
@@ -95,32 +96,41 @@ class _Replay(Exception):
         self.record = record
 
 
-def _replay(record: IdempotencyRecord) -> Response:
-    headers = {"Idempotent-Replayed": "true"}
+def _replay(record: IdempotencyRecord) -> HttpResponse:
+    # The stored bytes as they were sent, not a re-rendering of them.
+    response = HttpResponse(record.body, status=record.status_code, content_type="application/json")
+    response["Idempotent-Replayed"] = "true"
     if record.location:
-        headers["Location"] = record.location
-    body = json.loads(record.body) if record.body else None
-    return Response(body, status=record.status_code, headers=headers)
+        response["Location"] = record.location
+    return response
 
 
-def _remember(record: IdempotencyRecord, response: Response) -> None:
+def _render(view: APIView, request: Request, response: Response) -> bytes:
+    """The body exactly as the client will get it: rendered now, once, by DRF's own steps
+    (DRF renders a response only once, so it is not rendered again on the way out)."""
+    view.finalize_response(request, response)
+    response.render()
+    return response.content
+
+
+def _remember(record: IdempotencyRecord, response: Response, body: bytes) -> None:
     if response.status_code >= HTTPStatus.INTERNAL_SERVER_ERROR:
         record.delete()  # our failure, not an answer: let the retry run
         return
     record.status_code = response.status_code
-    record.body = json.dumps(response.data) if response.data is not None else ""
+    record.body = body.decode()
     record.location = response.get("Location", "")
     record.save(update_fields=["status_code", "body", "location"])
 
 
-Action = Callable[..., Response]
+Action = Callable[..., HttpResponse]
 
 
 def idempotent(action: Action) -> Action:
     """Make a DRF POST action honour ``Idempotency-Key`` (see the module docstring)."""
 
     @wraps(action)
-    def wrapper(view: APIView, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def wrapper(view: APIView, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
         key = request.headers.get(HEADER)
         if key is None:
             return action(view, request, *args, **kwargs)
@@ -136,9 +146,14 @@ def idempotent(action: Action) -> Action:
         try:
             response = action(view, request, *args, **kwargs)
         except Exception as exc:
-            # Rendered now, as DRF would, so that the answer can be kept for the retries.
+            # Turned into its answer now, as DRF would, so that the answer can be kept.
             response = view.handle_exception(exc)
-        _remember(record, response)
+        try:
+            body = _render(view, request, response)
+        except Exception:
+            record.delete()  # nothing was answered: the retry must run again
+            raise
+        _remember(record, response, body)
         return response
 
     return wrapper

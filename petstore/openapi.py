@@ -1,9 +1,42 @@
-"""What drf-spectacular cannot infer from the views: the Error body on every error response,
-and the headers the middleware adds (rate limits on every response, paging, deprecation)."""
+"""The OpenAPI document: the view that serves it, and what drf-spectacular cannot infer from
+the views: the server answering, the Error body on every error response, and the headers the
+middleware adds (rate limits on every response, paging, deprecation)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularJSONAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+
+class OpenApiView(SpectacularJSONAPIView):
+    """``GET /v1/openapi.json``. The document takes no parameters: drf-spectacular's view would
+    write ``?version=`` into ``info.version`` and switch language on ``?lang=``."""
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self._get_schema_response(request)
+
+    def _get_version_parameter(self, request: Request) -> None:
+        return None
+
+
+def list_this_server_first(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: the server that serves the document comes first,
+    so that the docs page's "Try it out" calls the instance it was loaded from (``make run``
+    included); production and staging follow."""
+    if request is None:  # `manage.py spectacular`: there is no "this server"
+        return result
+    here = request.build_absolute_uri("/v1")
+    others = [server for server in result.get("servers", []) if server["url"] != here]
+    result["servers"] = [{"url": here, "description": "This server"}, *others]
+    return result
+
 
 ERROR_SCHEMA = {
     "type": "object",

@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
-from petstore.serializers import INT64_MAX, QueryIntegerField, QuerySerializer
+from petstore.serializers import INT64_MAX, QueryCharField, QueryIntegerField, QuerySerializer
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -27,7 +27,7 @@ MAX_LIMIT = 100
 
 class PageQuery(QuerySerializer):
     limit = QueryIntegerField(min_value=1, max_value=MAX_LIMIT, default=DEFAULT_LIMIT)
-    cursor = serializers.CharField(required=False, max_length=200)
+    cursor = QueryCharField(required=False, max_length=200)
 
 
 def _salt(request: Request) -> str:

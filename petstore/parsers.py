@@ -13,9 +13,45 @@ from rest_framework.request import Request
 
 from petstore.errors import MalformedRequest, PayloadTooLarge
 
+# Our bodies are flat objects; this leaves room for any structure a client might send by mistake
+# while keeping every walk over the parsed value far from Python's recursion limit.
+MAX_DEPTH = 32
+
 
 def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
+
+
+def _check_structure(data: Any) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and strings that are not Unicode text.
+
+    JSON may escape a lone surrogate (``"\\ud800"``); Python decodes it into a str that no
+    encoder can write back (UTF-8 output, PostgreSQL), so it is refused here, as I-JSON
+    (RFC 7493) does, before anything quotes it back or stores it. Iterative on purpose: the
+    value may be nested as deep as the decoder allowed.
+    """
+    pending: list[tuple[Any, int]] = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            if not value.isascii():
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise MalformedRequest(
+                        "The request body contains a lone surrogate (`\\ud800`-`\\udfff`), "
+                        "which is not Unicode text."
+                    ) from None
+        elif isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise MalformedRequest(
+                    f"The request body is nested more than {MAX_DEPTH} levels deep."
+                )
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for name, item in items:
+                if isinstance(name, str):
+                    pending.append((name, depth))
+                pending.append((item, depth + 1))
 
 
 class StrictJSONParser(BaseParser):
@@ -47,8 +83,14 @@ class StrictJSONParser(BaseParser):
             raise MalformedRequest("The request body is not valid UTF-8.") from None
         except ValueError as exc:
             raise ParseError(f"The request body is not valid JSON: {exc}") from None
+        except RecursionError:
+            # Thousands of nested brackets exhaust the decoder before it finds anything wrong.
+            raise MalformedRequest(
+                f"The request body is nested more than {MAX_DEPTH} levels deep."
+            ) from None
         if not isinstance(data, dict):
             raise MalformedRequest("The request body must be a JSON object.")
+        _check_structure(data)
         return data
 
 

@@ -6,10 +6,15 @@ from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
+
+# require_safe: GET and HEAD (load balancers often probe with HEAD); anything else is a 405,
+# which needs csrf_exempt to be reached at all (CSRF would answer an unsafe method with 403).
 
 
-@require_GET
+@csrf_exempt
+@require_safe
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     """The process is up and answering; says nothing about what it depends on."""
@@ -33,7 +38,8 @@ def _cache_ok() -> bool:
     return True
 
 
-@require_GET
+@csrf_exempt
+@require_safe
 @never_cache
 def readyz(request: HttpRequest) -> JsonResponse:
     """Ready to serve: the database and the cache both answer."""

@@ -16,6 +16,8 @@ from rest_framework.fields import SkipField, empty
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
+# A path id (petId, orderId): a positive int64; anything else is a 404 from the router.
+PATH_ID_SCHEMA = {"type": "integer", "format": "int64", "minimum": 1, "maximum": INT64_MAX}
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -67,6 +69,13 @@ class StrictChoiceField(serializers.ChoiceField):
         if not isinstance(data, str):
             self.fail("invalid_choice", input=data)
         return super().to_internal_value(data)
+
+
+class QueryCharField(serializers.CharField):
+    """A text query parameter; sent empty (``?cursor=``) it is invalid, not absent."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        return _sent_value(self, dictionary)
 
 
 class QueryIntegerField(serializers.IntegerField):

@@ -46,6 +46,16 @@ def env_int(name: str, default: int, *, minimum: int = 0) -> int:
     return value
 
 
+def env_date(name: str, default: str) -> datetime:
+    """A UTC day written as ``YYYY-MM-DD``: midnight at its start."""
+    raw = os.environ.get(name) or default
+    try:
+        day = datetime.strptime(raw, "%Y-%m-%d")
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a date (YYYY-MM-DD), not {raw!r}") from None
+    return day.replace(tzinfo=UTC)
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:
@@ -83,10 +93,10 @@ for _name, _url in (
 # How many reverse proxies in front of us append to X-Forwarded-For. 0: trust only REMOTE_ADDR.
 PETSTORE_TRUSTED_PROXIES = env_int("PETSTORE_TRUSTED_PROXIES", 0)
 
-# getPet is deprecated (RFC 9745) and removed at its sunset (RFC 8594); both are settings so that
-# tests, and an operator who must move the date, can change them.
+# getPet is deprecated (RFC 9745) since a date that is history, and removed at its sunset
+# (RFC 8594), which an operator may move (PETSTORE_GETPET_SUNSET) if clients need longer.
 PETSTORE_GETPET_DEPRECATED_AT = datetime(2026, 1, 1, tzinfo=UTC)
-PETSTORE_GETPET_SUNSET_AT = datetime(2030, 12, 5, tzinfo=UTC)
+PETSTORE_GETPET_SUNSET_AT = env_date("PETSTORE_GETPET_SUNSET", "2030-12-05")
 
 # Browsers may call the API only from these origins (comma-separated); none by default.
 CORS_ALLOWED_ORIGINS = env_list("PETSTORE_CORS_ORIGINS", [])
@@ -267,6 +277,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "petstore.openapi.add_common_responses",
+        "petstore.openapi.list_this_server_first",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

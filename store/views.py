@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.request import Request
@@ -11,12 +10,13 @@ from apikeys.authentication import caller_account
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
+from petstore.serializers import PATH_ID_SCHEMA
 from store import services
 from store.models import Order
 from store.serializers import NewOrderSerializer, OrderListFilter, OrderSerializer
 
 ORDER_ID = OpenApiParameter(
-    "orderId", OpenApiTypes.INT64, OpenApiParameter.PATH, description="The ID of the order."
+    "orderId", PATH_ID_SCHEMA, OpenApiParameter.PATH, description="The ID of the order."
 )
 
 

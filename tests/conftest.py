@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.cache import cache
@@ -18,6 +20,46 @@ from pets.models import Category, Pet
 
 START_POSTGRES = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
 START_REDIS = 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no'
+
+
+# The instant a test with the ``clock`` fixture starts at: a Saturday afternoon, 20 s into a minute.
+CLOCK_START = datetime(2026, 11, 21, 12, 30, 20, tzinfo=UTC)
+
+
+class Clock:
+    """Every clock the code reads (``time.time``, ``datetime.now``, ``timezone.now``), held
+    still at an instant the test chooses and moved only by the test. Redis keeps its own time,
+    so expiries set in it are relative, never absolute."""
+
+    def __init__(self, traveller: time_machine.Coordinates) -> None:
+        self._traveller = traveller
+
+    @property
+    def now(self) -> float:
+        return time.time()
+
+    @now.setter
+    def now(self, timestamp: float) -> None:
+        self._traveller.move_to(datetime.fromtimestamp(timestamp, tz=UTC))
+
+    def set(self, moment: datetime) -> None:
+        self._traveller.move_to(moment)
+
+    def advance(self, seconds: float) -> None:
+        self._traveller.shift(seconds)
+
+
+@pytest.fixture
+def clock() -> Iterator[Clock]:
+    with time_machine.travel(CLOCK_START, tick=False) as traveller:
+        yield Clock(traveller)
+
+
+@pytest.fixture(autouse=True)
+def _getpet_before_its_sunset(settings: Any) -> None:
+    # getPet answers 410 from its sunset on: unless a test says otherwise, that date is years
+    # after the day the suite runs, so that no test depends on the calendar.
+    settings.PETSTORE_GETPET_SUNSET_AT = datetime.now(UTC) + timedelta(days=3650)
 
 
 def _require_services() -> None:

@@ -10,7 +10,7 @@ from tests.assertions import assert_error
 
 
 @pytest.fixture(autouse=True)
-def _small_rate(settings):
+def _small_rate_on_a_still_clock(settings, clock):
     settings.PETSTORE_ANONYMOUS_RATE = "3/m"
 
 

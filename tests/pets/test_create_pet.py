@@ -129,10 +129,11 @@ def test_it_names_every_invalid_field_at_once(client, auth, dog):
 
 
 def test_it_refuses_a_name_with_a_lone_surrogate(client, auth, dog):
-    # json.dumps escapes the surrogate as \ud800, which is valid JSON but not storable text.
+    # json.dumps escapes the surrogate as \ud800, which is valid JSON but not Unicode text: like
+    # bytes that are not UTF-8, the body is malformed.
     response = post_json(client, auth, {"name": "Rex\ud800", "categoryId": dog.pk})
 
-    assert_validation_error(response, "name")
+    assert_error(response, HTTPStatus.BAD_REQUEST, "malformed_request")
     assert Pet.objects.count() == 0
 
 

@@ -8,6 +8,7 @@ from http import HTTPStatus
 import pytest
 from django.conf import settings as django_settings
 
+from petstore import settings as petstore_settings
 from tests.assertions import assert_error
 
 
@@ -26,7 +27,8 @@ def test_it_returns_the_pet(client, auth, make_pet):
     }
 
 
-def test_it_announces_its_deprecation_and_sunset(client, auth, make_pet):
+def test_it_announces_its_deprecation_and_sunset(client, auth, make_pet, settings, clock):
+    settings.PETSTORE_GETPET_SUNSET_AT = petstore_settings.PETSTORE_GETPET_SUNSET_AT
     pet = make_pet()
 
     response = client.get(f"/v1/pets/{pet.pk}", headers=auth)

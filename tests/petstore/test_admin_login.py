@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from http import HTTPStatus
-from types import SimpleNamespace
 
-import django_ratelimit.core
 import pytest
 
 LOGIN = "/admin/login/"
@@ -15,12 +13,10 @@ WRONG = "wrong"
 
 
 @pytest.fixture(autouse=True)
-def _quick_and_still(settings, monkeypatch):
-    # A fast hasher, so that the attempts are quick; and django-ratelimit's clock held still,
-    # so that none of its windows (which end at any second) closes in the middle of a test.
+def _quick_and_still(settings, clock):
+    # A fast hasher, so that the attempts are quick; and the clock held still, so that none of
+    # django-ratelimit's windows (which end at any second) closes in the middle of a test.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    now = django_ratelimit.core.time.time()
-    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
 
 
 @pytest.fixture

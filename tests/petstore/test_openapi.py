@@ -51,14 +51,35 @@ def test_it_serves_the_schema_whatever_key_is_sent(client, db):
     assert response.status_code == HTTPStatus.OK
 
 
-def test_it_lists_the_production_and_staging_servers(schema):
+def test_it_lists_the_server_serving_it_first_then_production_and_staging(schema):
     urls = [server["url"] for server in schema["servers"]]
 
+    # The docs page's "Try it out" uses the first: the instance the page came from.
     assert urls == [
+        "http://testserver/v1",
         django_settings.PETSTORE_BASE_URL.rstrip("/"),
         django_settings.PETSTORE_STAGING_BASE_URL.rstrip("/"),
     ]
     assert all(url.endswith("/v1") for url in urls)
+
+
+def test_production_is_listed_once_when_it_serves_the_document(client, db, settings):
+    settings.ALLOWED_HOSTS = ["petstore.example.com"]
+    response = client.get("/v1/openapi.json", HTTP_HOST="petstore.example.com", secure=True)
+
+    assert [server["url"] for server in response.json()["servers"]] == [
+        "https://petstore.example.com/v1",
+        django_settings.PETSTORE_STAGING_BASE_URL.rstrip("/"),
+    ]
+
+
+def test_the_document_takes_no_parameters(client, db):
+    plain = client.get("/v1/openapi.json").json()
+
+    tampered = client.get("/v1/openapi.json", {"version": "X", "lang": "de"}).json()
+
+    assert tampered["info"]["version"] == "1.0.0"
+    assert tampered == plain
 
 
 def served_api_paths() -> set[str]:
