@@ -28,13 +28,14 @@ run: install
 	@$(RUN_ENV) $(PY) manage.py migrate --verbosity 0
 	@$(RUN_ENV) $(PY) manage.py seed_demo
 	@key=$$($(RUN_ENV) $(PY) manage.py createapikey --plan free --name "make run demo" | tail -n 1); \
+	login=$$($(RUN_ENV) $(PY) manage.py local_admin); \
 	echo; \
 	echo "  Demo API key (Free plan: 60 requests/minute, 1,000/day):"; \
 	echo "    $$key"; \
 	echo; \
 	echo "  Try:  curl -i -H 'Authorization: Bearer $$key' http://127.0.0.1:$(PORT)/v1/pets"; \
 	echo "  Docs: http://127.0.0.1:$(PORT)/docs/"; \
-	echo "  Admin: create a login with  DEBUG=1 $(PY) manage.py createsuperuser  then open /admin/"; \
+	echo "  Admin: http://127.0.0.1:$(PORT)/admin/  ($$login)"; \
 	echo
 	@$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 

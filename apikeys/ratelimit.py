@@ -26,6 +26,7 @@ only as far as ``PETSTORE_TRUSTED_PROXIES`` proxies vouch for it.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import threading
@@ -462,8 +463,25 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
+def address_subject(address: str) -> str:
+    """What a request without a key is counted under: an IPv4 address, or an IPv6 /64.
+
+    One IPv6 subscriber usually holds a whole /64 (2^64 addresses), so counting per address
+    would give one caller as many budgets as it cares to use.
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip), 64), strict=False))
+    return str(ip)
+
+
 def _address_key(group: str, request: HttpRequest) -> str:
-    return client_address(request)
+    return address_subject(client_address(request))
 
 
 def check_address(request: HttpRequest) -> Decision:
@@ -482,7 +500,7 @@ def check_address(request: HttpRequest) -> Decision:
                 _health.succeeded()
     now = time.time()
     if usage is None:
-        return _check_address_locally(client_address(request), rate, now)
+        return _check_address_locally(address_subject(client_address(request)), rate, now)
     limit, time_left = usage["limit"], max(1, usage["time_left"])
     reset = int(now) + time_left
     if usage["should_limit"]:

@@ -186,6 +186,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "options", f"-c statement_timeout={env_int('DATABASE_STATEMENT_TIMEOUT_MS', 5000)}"
     )
 
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded database must keep PostgreSQL's promises under `make run`'s threads: of
+    # concurrent orders for one animal, one wins and the rest get 409, never "database is
+    # locked". IMMEDIATE takes the write lock when a transaction begins, so a writer waits its
+    # turn (up to the busy timeout) instead of failing to upgrade a read lock mid-transaction;
+    # WAL lets readers go on while one writes.
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"].update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")

@@ -63,3 +63,47 @@ def test_x_forwarded_for_names_the_client_behind_trusted_proxies(client, setting
     assert anonymous(client, X_Forwarded_For="1.1.1.1, 2.2.2.2").status_code == (
         HTTPStatus.UNAUTHORIZED
     )
+
+
+def from_address(client, address: str):
+    return client.get("/v1/pets", REMOTE_ADDR=address)
+
+
+def test_an_ipv6_slash_64_shares_one_quota(client, db):
+    for host in ("2001:db8:1:2::1", "2001:db8:1:2::ffff", "2001:db8:1:2:abcd:ef01:2345:6789"):
+        assert from_address(client, host).status_code == HTTPStatus.UNAUTHORIZED
+
+    refused = from_address(client, "2001:db8:1:2:ffff:ffff:ffff:ffff")
+
+    assert_error(refused, HTTPStatus.TOO_MANY_REQUESTS, "rate_limited")
+    # The neighbouring /64 is another subscriber, with a quota of its own.
+    assert from_address(client, "2001:db8:1:3::1").status_code == HTTPStatus.UNAUTHORIZED
+
+
+def test_ipv4_addresses_are_counted_one_by_one(client, db):
+    for _ in range(3):
+        from_address(client, "198.51.100.7")
+
+    assert from_address(client, "198.51.100.7").status_code == HTTPStatus.TOO_MANY_REQUESTS
+    assert from_address(client, "198.51.100.8").status_code == HTTPStatus.UNAUTHORIZED
+
+
+def test_an_ipv4_mapped_ipv6_address_counts_as_its_ipv4_address(client, db):
+    for _ in range(3):
+        from_address(client, "::ffff:198.51.100.9")
+
+    assert from_address(client, "198.51.100.9").status_code == HTTPStatus.TOO_MANY_REQUESTS
+
+
+def test_the_ipv6_rule_holds_while_redis_is_down(client, db, settings):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    for host in ("2001:db8:9::1", "2001:db8:9::2", "2001:db8:9::3"):
+        from_address(client, host)
+
+    assert from_address(client, "2001:db8:9::4").status_code == HTTPStatus.TOO_MANY_REQUESTS

@@ -1,0 +1,136 @@
+"""The embedded set-up of `make run` (SQLite, no Redis, Django's threaded server) keeps the same
+promises under concurrency as PostgreSQL: one order wins, the rest get 409, never a 5xx."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http import HTTPStatus
+
+import pytest
+
+from tests.embedded import ROOT, embedded_env, manage
+
+THREADS = 20
+
+
+@dataclass
+class EmbeddedServer:
+    url: str
+    key: str
+
+    def call(self, method: str, path: str, body: object = None, **headers: str) -> tuple:
+        sent = {"Authorization": f"Bearer {self.key}", **headers}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            sent["Content-Type"] = "application/json"
+        request = urllib.request.Request(f"{self.url}{path}", data, sent, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedServer]:
+    env = embedded_env(tmp_path_factory.mktemp("embedded") / "db.sqlite3")
+    manage(env, "migrate", "--verbosity", "0")
+    manage(env, "seed_demo")
+    key = manage(
+        env, "createapikey", "--plan", "enterprise", "--per-minute", "10000", "--per-day", "100000"
+    ).splitlines()[-1]
+    port = _free_port()
+    # runserver, exactly as `make run` serves: one process, a thread per request.
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    server = EmbeddedServer(f"http://127.0.0.1:{port}", key)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if server.call("GET", "/healthz")[0] == HTTPStatus.OK:
+                break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        process.kill()
+        pytest.fail("runserver did not start")
+    yield server
+    process.terminate()
+    process.wait(timeout=15)
+
+
+def race(send: callable) -> list[tuple]:  # type: ignore[valid-type]
+    start = threading.Barrier(THREADS)
+    replies: list[tuple] = []
+    lock = threading.Lock()
+
+    def one() -> None:
+        start.wait()
+        reply = send()
+        with lock:
+            replies.append(reply)
+
+    threads = [threading.Thread(target=one) for _ in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return replies
+
+
+def an_available_pet(server: EmbeddedServer) -> int:
+    status, pets = server.call("GET", "/v1/pets?status=available&limit=1")
+    assert status == HTTPStatus.OK
+    return pets[0]["id"]
+
+
+def test_twenty_orders_for_one_animal_make_one_order(embedded):
+    pet_id = an_available_pet(embedded)
+
+    replies = race(lambda: embedded.call("POST", "/v1/store/orders", {"petId": pet_id}))
+
+    statuses = sorted(status for status, _ in replies)
+    print(f"\nembedded placeOrder x{THREADS}: {statuses}")
+    assert statuses == [HTTPStatus.CREATED] + [HTTPStatus.CONFLICT] * (THREADS - 1)
+    assert all(body["code"] == "conflict" for status, body in replies if status == 409)
+    assert embedded.call("GET", f"/v1/pets/{pet_id}")[1]["status"] == "pending"
+    status, orders = embedded.call("GET", "/v1/store/orders?limit=100")
+    assert [order["petId"] for order in orders].count(pet_id) == 1
+
+
+def test_twenty_creates_with_one_idempotency_key_make_one_pet(embedded):
+    body = {"name": "Embedded Rex", "categoryId": 1}
+
+    replies = race(
+        lambda: embedded.call("POST", "/v1/pets", body, **{"Idempotency-Key": "embedded-once"})
+    )
+
+    created = [reply for status, reply in replies if status == HTTPStatus.CREATED]
+    others = [(status, reply) for status, reply in replies if status != HTTPStatus.CREATED]
+    print(f"\nembedded createPet x{THREADS}, one key: {len(created)} x 201, {len(others)} x 409")
+    assert created
+    assert len({pet["id"] for pet in created}) == 1
+    assert all(status == HTTPStatus.CONFLICT for status, _ in others), others
+    status, pets = embedded.call("GET", "/v1/pets?limit=100")
+    assert [pet["name"] for pet in pets].count("Embedded Rex") == 1
