@@ -123,10 +123,10 @@ def _remember(record: IdempotencyRecord, response: Response, body: bytes) -> Non
     record.save(update_fields=["status_code", "body", "location"])
 
 
-Action = Callable[..., HttpResponse]
+Action = Callable[..., Response]
 
 
-def idempotent(action: Action) -> Action:
+def idempotent(action: Action) -> Callable[..., HttpResponse]:
     """Make a DRF POST action honour ``Idempotency-Key`` (see the module docstring)."""
 
     @wraps(action)

@@ -31,7 +31,7 @@ class Clock:
     still at an instant the test chooses and moved only by the test. Redis keeps its own time,
     so expiries set in it are relative, never absolute."""
 
-    def __init__(self, traveller: time_machine.Coordinates) -> None:
+    def __init__(self, traveller: time_machine.Traveller) -> None:
         self._traveller = traveller
 
     @property

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from http import HTTPStatus
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -140,7 +141,7 @@ def test_the_probes_answer_other_methods_with_a_json_405(db, path, method):
     # A real browser-like client: Django's CSRF check is on, as it is for every caller.
     client = Client(enforce_csrf_checks=True)
 
-    response = client.generic(method, path)
+    response: Any = client.generic(method, path)
 
     assert_error(response, HTTPStatus.METHOD_NOT_ALLOWED, "method_not_allowed")
     assert set(response["Allow"].replace(" ", "").split(",")) == {"GET", "HEAD"}

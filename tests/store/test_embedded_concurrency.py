@@ -11,7 +11,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http import HTTPStatus
 
@@ -80,7 +80,7 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedServe
     process.wait(timeout=15)
 
 
-def race(send: callable) -> list[tuple]:  # type: ignore[valid-type]
+def race(send: Callable[[], tuple]) -> list[tuple]:
     start = threading.Barrier(THREADS)
     replies: list[tuple] = []
     lock = threading.Lock()
@@ -116,6 +116,7 @@ def test_twenty_orders_for_one_animal_make_one_order(embedded):
     assert all(body["code"] == "conflict" for status, body in replies if status == 409)
     assert embedded.call("GET", f"/v1/pets/{pet_id}")[1]["status"] == "pending"
     status, orders = embedded.call("GET", "/v1/store/orders?limit=100")
+    assert status == HTTPStatus.OK
     assert [order["petId"] for order in orders].count(pet_id) == 1
 
 
@@ -133,4 +134,5 @@ def test_twenty_creates_with_one_idempotency_key_make_one_pet(embedded):
     assert len({pet["id"] for pet in created}) == 1
     assert all(status == HTTPStatus.CONFLICT for status, _ in others), others
     status, pets = embedded.call("GET", "/v1/pets?limit=100")
+    assert status == HTTPStatus.OK
     assert [pet["name"] for pet in pets].count("Embedded Rex") == 1
