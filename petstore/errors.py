@@ -84,7 +84,6 @@ _CODES: list[tuple[type[exceptions.APIException], str]] = [
     (exceptions.PermissionDenied, "forbidden"),
     (exceptions.NotFound, "not_found"),
     (exceptions.MethodNotAllowed, "method_not_allowed"),
-    (exceptions.NotAcceptable, "not_acceptable"),
     (exceptions.UnsupportedMediaType, "unsupported_media_type"),
     (exceptions.Throttled, "rate_limited"),
 ]
