@@ -22,7 +22,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 
-from apikeys import ratelimit, services
+from apikeys import services
+from apikeys.limiter import account_usage
 from apikeys.models import Account, ApiKey, Ban, Plan
 
 DEFAULT_GRACE_HOURS = 24
@@ -150,21 +151,21 @@ class AccountAdmin(admin.ModelAdmin):
 
     @admin.display(description="this minute")
     def requests_this_minute(self, account: Account) -> int:
-        return ratelimit.account_usage(account.pk).this_minute
+        return account_usage(account.pk).this_minute
 
     @admin.display(description="today")
     def requests_today(self, account: Account) -> int:
-        return ratelimit.account_usage(account.pk).today
+        return account_usage(account.pk).today
 
     @admin.display(description="refused today")
     def refused_today(self, account: Account) -> int:
-        return ratelimit.account_usage(account.pk).refused_today
+        return account_usage(account.pk).refused_today
 
     @admin.display(description="usage")
     def usage_now(self, account: Account) -> str:
         if account.pk is None:
             return "-"
-        usage = ratelimit.account_usage(account.pk)
+        usage = account_usage(account.pk)
         limits = account.limits
         return (
             f"{usage.this_minute} of {limits.per_minute} this minute, "

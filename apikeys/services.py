@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from apikeys import keys, ratelimit
+from apikeys import keys
+from apikeys.limiter import BAN_STRIKES, Subject, limiter
 from apikeys.models import Account, ApiKey, Ban, Plan
-from apikeys.signals import keys_changed
 
 # Keys live at most this long (and a date this far off stays within every datetime's range).
 MAX_EXPIRY_DAYS = 3650
@@ -93,39 +94,46 @@ def apikey_rotate(*, api_key: ApiKey, grace: timedelta) -> IssuedKey:
 @transaction.atomic
 def account_suspend(*, account: Account) -> None:
     """Refuse every key of the account from its next request on."""
-    Account.objects.filter(pk=account.pk, suspended_at__isnull=True).update(
-        suspended_at=timezone.now()
-    )
-    keys_changed()
+    locked = Account.objects.select_for_update().get(pk=account.pk)
+    if locked.suspended_at is None:
+        locked.suspended_at = timezone.now()
+        locked.save(update_fields=["suspended_at"])  # apikeys.signals: every process hears
+    account.suspended_at = locked.suspended_at
 
 
 @transaction.atomic
 def account_reactivate(*, account: Account) -> None:
-    Account.objects.filter(pk=account.pk).update(suspended_at=None)
-    keys_changed()
+    locked = Account.objects.select_for_update().get(pk=account.pk)
+    locked.suspended_at = None
+    locked.save(update_fields=["suspended_at"])
+    account.suspended_at = None
 
 
-def apikey_revoke(*, api_key: ApiKey, revoked_by: object | None = None) -> bool:
+@transaction.atomic
+def apikey_revoke(*, api_key: ApiKey, revoked_by: Any = None) -> bool:
     """Revoke a key from the next request on; False when it already was."""
-    updated = ApiKey.objects.filter(pk=api_key.pk, revoked_at__isnull=True).update(
-        revoked_at=timezone.now(), revoked_by=revoked_by
-    )
-    keys_changed()
-    api_key.refresh_from_db(fields=["revoked_at", "revoked_by"])
-    return updated == 1
+    locked = ApiKey.objects.select_for_update().get(pk=api_key.pk)
+    revoking = locked.revoked_at is None
+    if revoking:
+        locked.revoked_at = timezone.now()
+        locked.revoked_by = revoked_by
+        locked.save(update_fields=["revoked_at", "revoked_by"])
+    api_key.revoked_at, api_key.revoked_by = locked.revoked_at, locked.revoked_by
+    return revoking
 
 
 def ban_record(*, api_key: ApiKey, started_at: datetime, ends_at: datetime, number: int) -> Ban:
     """Record a ban the limiter has just put in force, for account managers to see. Both
     instants come from the limiter, so the record says exactly what is in force."""
+    minutes = int((ends_at - started_at).total_seconds()) // 60
     return Ban.objects.create(
         api_key=api_key,
         account_id=api_key.account_id,
         started_at=started_at,
         ends_at=ends_at,
         reason=(
-            f"{ratelimit.BAN_STRIKES} requests within a minute while rate limited "
-            f"(ban {number} within a day: {ratelimit.ban_seconds(number) // 60} minutes)"
+            f"{BAN_STRIKES} requests within a minute while rate limited "
+            f"(ban {number} within a day: {minutes} minutes)"
         ),
     )
 
@@ -133,7 +141,7 @@ def ban_record(*, api_key: ApiKey, started_at: datetime, ends_at: datetime, numb
 @transaction.atomic
 def ban_lift(*, ban: Ban, lifted_by: object | None = None) -> None:
     """End a ban now, in every process."""
-    ratelimit.clear_ban(ban.api_key_id)
+    limiter.lift_ban(Subject.account(ban.account_id, ban.account.limits, key_id=ban.api_key_id))
     Ban.objects.filter(pk=ban.pk, lifted_at__isnull=True).update(
         lifted_at=timezone.now(), lifted_by=lifted_by
     )

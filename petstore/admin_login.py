@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django_ratelimit.core import is_ratelimited
 
-from apikeys.ratelimit import client_address
+from apikeys.gateway import client_address
 
 logger = logging.getLogger("petstore.admin")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -225,9 +226,35 @@ def manager_client(account_manager: Any) -> Client:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_key_cache() -> Iterator[None]:
-    from apikeys import keycache
+def _fresh_limiter_and_key_cache() -> Iterator[None]:
+    from apikeys.keyring import keyring
+    from apikeys.limiter import limiter
 
-    keycache.clear()
+    keyring.clear()
+    limiter.reset()
     yield
-    keycache.clear()
+    keyring.clear()
+    limiter.reset()
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def request_log() -> Iterator[list[logging.LogRecord]]:
+    """The request log's records. It has a handler of its own and does not propagate to the
+    root logger (settings.LOGGING), so caplog does not see it."""
+    logger = logging.getLogger("petstore.requests")
+    handler = _Records()
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    yield handler.records
+    logger.removeHandler(handler)
+    logger.setLevel(level)

@@ -379,7 +379,7 @@ def test_the_key_list_and_account_page_show_only_the_prefix(manager_client, make
 
 
 def test_an_issued_key_is_kept_nowhere_but_on_its_page(
-    manager_client, client, make_account, caplog
+    manager_client, client, make_account, caplog, request_log
 ):
     caplog.set_level(logging.DEBUG)
     account = make_account()
@@ -403,6 +403,8 @@ def test_an_issued_key_is_kept_nowhere_but_on_its_page(
     assert entries
     assert raw not in repr(entries)
     assert raw not in caplog.text
+    assert request_log
+    assert not [record for record in request_log if raw in record.getMessage()]
 
 
 def test_issuing_a_key_is_recorded_in_the_history(manager_client, account_manager, make_account):

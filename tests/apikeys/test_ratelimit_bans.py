@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
-from apikeys import ratelimit, services
+from apikeys import services
 from apikeys.models import Ban
 from tests.assertions import assert_error
 
@@ -63,16 +63,6 @@ def test_each_further_ban_within_a_day_doubles(client, api_key, clock):
 
     assert durations == [900, 1800, 3600]
     assert Ban.objects.count() == 3
-
-
-def test_bans_are_capped_at_a_day():
-    assert [ratelimit.ban_seconds(n) for n in (1, 2, 7, 8, 20)] == [
-        900,
-        1800,
-        57600,
-        86400,
-        86400,
-    ]
 
 
 def test_other_keys_of_the_account_are_not_banned(client, api_key, key_row, make_key, clock):

@@ -22,7 +22,7 @@ def _fire(account_ids: list[int], ready: Barrier, results) -> None:
     django.setup()
     import time_machine
 
-    from apikeys import ratelimit
+    from apikeys.limiter import Subject, limiter
     from apikeys.models import Limits
 
     time_machine.travel(INSTANT, tick=False).start()  # this process ends with the round
@@ -34,7 +34,7 @@ def _fire(account_ids: list[int], ready: Barrier, results) -> None:
 
         def one_request(key_id, account_id=account_id, go=go, outcomes=outcomes, lock=lock):
             go.wait()
-            decision = ratelimit.check_account(account_id=account_id, key_id=key_id, limits=free)
+            decision = limiter.check(Subject.account(account_id, free, key_id=key_id))
             with lock:
                 outcomes.append(decision.allowed)
 

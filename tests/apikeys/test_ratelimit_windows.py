@@ -7,7 +7,7 @@ from http import HTTPStatus
 
 import pytest
 
-from apikeys import ratelimit
+from apikeys.limiter import Usage, account_usage
 from tests.assertions import assert_error
 
 
@@ -122,10 +122,10 @@ def test_refused_requests_consume_nothing(client, api_key, key_row, clock):
     for _ in range(5):
         assert call(client, api_key).status_code == HTTPStatus.TOO_MANY_REQUESTS
 
-    assert ratelimit.account_usage(key_row.account_id) == ratelimit.Usage(60, 60, 5)
+    assert account_usage(key_row.account_id) == Usage(60, 60, 5)
     clock.advance(60)
     assert call(client, api_key).status_code == HTTPStatus.OK
-    assert ratelimit.account_usage(key_row.account_id) == ratelimit.Usage(1, 61, 5)
+    assert account_usage(key_row.account_id) == Usage(1, 61, 5)
 
 
 def test_keys_of_one_account_share_its_quota(client, make_key, key_row, api_key, clock):

@@ -3,7 +3,7 @@
 A key is looked up in PostgreSQL (one query, by its SHA-256 digest on the unique index, with its
 account and plan joined in) the first time a process sees it; after that it comes from the
 process's key cache, which the rate limiter's one Redis round trip keeps honest (see
-apikeys.keycache). So a warm request costs only its own data queries.
+apikeys.keyring). So a warm request costs only its own data queries.
 """
 
 from __future__ import annotations

@@ -1,0 +1,197 @@
+"""Where an API request is admitted: the key read and checked, the caller limited or refused.
+
+For every request under /v1, in this order:
+
+1. The bearer key is read from ``Authorization``. A malformed one is refused on its shape and
+   checksum, without a query (``apikeys.keys``).
+2. A well-formed key is found by digest (``apikeys.keyring``: PostgreSQL once, then the process
+   cache) and checked: revoked, expired, suspended.
+3. The caller is counted (``apikeys.limiter``): a valid key against its account's plan, anything
+   else against its client address. One Redis round trip. If the key came from the cache and
+   has changed since, nothing was counted: it is read again from PostgreSQL and counted then.
+4. Over a limit, the answer is a 429 from here, and the view never runs; otherwise the view runs
+   and finds the outcome on the request: ``request.api_key`` and ``request.account`` for a valid
+   key, ``request.auth_error`` for a key that was refused (the DRF authentication class raises
+   it, so that the view's own 401 is DRF's). The request log reads the same attributes.
+5. Every answer under /v1 (401, 404, 405, 500 and 429 included) carries the limit's headers.
+
+This is middleware rather than a DRF throttle so that unknown paths, wrong methods and crashes
+are limited and reported too, and a refused request reaches no view.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from django.conf import settings
+from django.db import DatabaseError
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from rest_framework.exceptions import APIException, AuthenticationFailed
+
+from apikeys import keys, services
+from apikeys.keyring import Found, keyring
+from apikeys.limiter import Decision, Policy, Subject, limiter
+from apikeys.models import ApiKey
+from petstore.errors import ServiceUnavailable, error_response, is_api_path
+
+logger = logging.getLogger("petstore.ratelimit")
+
+
+class ApiGatewayMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not is_api_path(request.path_info):
+            return self.get_response(request)
+        # ALLOWED_HOSTS, checked here since the admin's CommonMiddleware does not run on /v1:
+        # DisallowedHost becomes a 400 Error body.
+        request.get_host()
+        decision = admit(request)
+        if decision.allowed:
+            response = self.get_response(request)
+        else:
+            response = _refusal(request.api_key, decision)  # type: ignore[attr-defined]
+        for name, value in decision.headers.items():
+            response[name] = value
+        return response
+
+
+def admit(request: HttpRequest) -> Decision:
+    """Authenticate and count ``request``; sets ``api_key``, ``account`` and ``auth_error``."""
+    request.api_key = request.account = request.auth_error = None  # type: ignore[attr-defined]
+    token = bearer_token(request)
+    if token is None:
+        return limiter.check(address_subject(request))
+    found = _find(request, token, cached=True)
+    if found.api_key is None:
+        return limiter.check(address_subject(request))
+    decision = limiter.check(account_subject(found.api_key), generation=found.generation)
+    if decision.stale_key:
+        # The key, its account or its plan changed since this process cached it. The lookup
+        # below is this request's own, so there is nothing left to verify the second time.
+        keyring.clear()
+        found = _find(request, token, cached=False)
+        if found.api_key is None:
+            return limiter.check(address_subject(request))
+        decision = limiter.check(account_subject(found.api_key))
+    return decision
+
+
+def bearer_token(request: HttpRequest) -> str | None:
+    """The token of ``Authorization: Bearer <token>``, or None for no header or another scheme."""
+    scheme, _, token = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip()
+
+
+def _find(request: HttpRequest, token: str, *, cached: bool) -> Found:
+    """Look the key up and check it; on refusal, ``request.auth_error`` says why."""
+    if not token:
+        return _refuse(request, AuthenticationFailed("The bearer token is empty."))
+    if not keys.is_well_formed(token):
+        return _refuse(request, AuthenticationFailed("This is not a valid API key."))
+    now = timezone.now()
+    try:
+        found = keyring.find(token, now, cached=cached)
+        if found.api_key is None:
+            return _refuse(request, AuthenticationFailed("This API key is not recognised."))
+        if (reason := found.api_key.refusal_reason(now)) is not None:
+            return _refuse(request, AuthenticationFailed(reason))
+        found.api_key.touch(now)
+    except DatabaseError as exc:
+        # Answered as 503 by the view; meanwhile the caller is limited by address.
+        error = ServiceUnavailable()
+        error.__cause__ = exc
+        return _refuse(request, error)
+    request.api_key = found.api_key  # type: ignore[attr-defined]
+    request.account = found.api_key.account  # type: ignore[attr-defined]
+    request.auth_error = None  # type: ignore[attr-defined]
+    return found
+
+
+def _refuse(request: HttpRequest, error: APIException) -> Found:
+    request.api_key = request.account = None  # type: ignore[attr-defined]
+    request.auth_error = error  # type: ignore[attr-defined]
+    return Found(None)
+
+
+def account_subject(api_key: ApiKey) -> Subject:
+    return Subject.account(api_key.account_id, api_key.account.limits, key_id=api_key.pk)
+
+
+def address_subject(request: HttpRequest) -> Subject:
+    """Requests without a valid key count against the client's address: an IPv4 address, or an
+    IPv6 /64, since one subscriber usually holds a whole /64 (2^64 addresses)."""
+    address = client_address(request)
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        pass
+    else:
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            address = str(ip.ipv4_mapped)
+        elif isinstance(ip, ipaddress.IPv6Address):
+            address = str(ipaddress.IPv6Network((int(ip), 64), strict=False))
+        else:
+            address = str(ip)
+    return Subject.address(address, anonymous_policy())
+
+
+def anonymous_policy() -> Policy:
+    """``PETSTORE_ANONYMOUS_RATE``: ``N/m`` (per minute) or ``N/d`` (per UTC day)."""
+    rate = settings.PETSTORE_ANONYMOUS_RATE
+    count, _, unit = rate.partition("/")
+    if unit == "m":
+        return Policy(per_minute=int(count))
+    return Policy(per_minute=int(count), per_day=int(count))
+
+
+def client_address(request: HttpRequest) -> str:
+    """The caller's address: REMOTE_ADDR, or the entry our own proxies vouch for."""
+    proxies = settings.PETSTORE_TRUSTED_PROXIES
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if proxies > 0 and forwarded:
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if len(hops) >= proxies:
+            return hops[-proxies]
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def _refusal(api_key: ApiKey | None, decision: Decision) -> HttpResponse:
+    if decision.new_ban is not None and api_key is not None:
+        _record_ban(api_key, decision)
+    if decision.banned:
+        return error_response(
+            429,
+            "temporarily_banned",
+            "This API key kept calling while rate limited and is banned for "
+            f"{decision.retry_after} more seconds; back off exponentially after a 429.",
+        )
+    return error_response(
+        429,
+        "rate_limited",
+        f"Rate limit of {decision.window.limit} requests exceeded; "
+        f"retry after {decision.retry_after} seconds.",
+    )
+
+
+def _record_ban(api_key: ApiKey, decision: Decision) -> None:
+    ban = decision.new_ban
+    if ban is None:
+        return
+    try:
+        services.ban_record(
+            api_key=api_key,
+            started_at=datetime.fromtimestamp(ban.started_at, tz=UTC),
+            ends_at=datetime.fromtimestamp(ban.ends_at, tz=UTC),
+            number=ban.number,
+        )
+    except DatabaseError:
+        # The ban is in force in the shared cache already; only its record is missing.
+        logger.exception("could not record ban #%d of key %s", ban.number, api_key.prefix)

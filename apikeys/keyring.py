@@ -1,0 +1,99 @@
+"""API keys as the gateway finds them: by digest, from PostgreSQL once, then from a process cache.
+
+Looking a key up on every request would cost a query beside the one the request is for; caching
+it in the process saves that, but must never let a revoked key through. So every cached key is
+stamped with the *key generation* current when it was read, and the limiter's check (the one
+round trip every request makes anyway) refuses to count a request whose generation is no longer
+current (``apikeys.limiter``). Any change to a key, an account or a plan sets a new generation
+(``apikeys.signals``, the one invalidation path), so the very next request in every process
+reads the database again.
+
+Without Redis (embedded mode) or while it is unreachable, nothing is cached: no process could
+hear of a change, so every request reads the database.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+
+from apikeys import keys
+from apikeys.limiter import limiter
+from apikeys.models import ApiKey
+
+MAX_ENTRIES = 10_000
+# A last guard for the one change no process can hear of: one made while Redis was unreachable
+# for its writer only.
+MAX_AGE_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Found:
+    """A key looked up, and the generation it was read under ("" when it was not cached)."""
+
+    api_key: ApiKey | None
+    generation: str = ""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    api_key: ApiKey
+    generation: str
+    outages: int
+    cached_at: float
+
+
+class KeyRing:
+    def __init__(self) -> None:
+        self._entries: OrderedDict[str, _Entry] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def find(self, raw: str, now: datetime, *, cached: bool = True) -> Found:
+        """The key ``raw`` names (its account and plan loaded), from the cache when ``cached``
+        and it is there; reads PostgreSQL otherwise. ``raw`` must be well-formed.
+
+        Only a usable key is served from the cache: one refused there is read again, since it
+        may have been restored (a reactivated account) after it was cached.
+        """
+        digest = keys.digest(raw)
+        entry = self._get(digest) if cached else None
+        if entry is not None and entry.api_key.refusal_reason(now) is None:
+            return Found(entry.api_key, entry.generation)
+        # Read the generation first: a change committed after it makes this lookup stale.
+        generation = limiter.key_generation()
+        api_key = ApiKey.objects.for_digest(digest)
+        if api_key is None or generation is None:
+            return Found(api_key)
+        self._put(digest, api_key, generation)
+        return Found(api_key, generation)
+
+    def _get(self, digest: str) -> _Entry | None:
+        with self._lock:
+            entry = self._entries.get(digest)
+            if entry is None:
+                return None
+            if (
+                entry.outages != limiter.outages
+                or time.monotonic() - entry.cached_at > MAX_AGE_SECONDS
+            ):
+                del self._entries[digest]
+                return None
+            self._entries.move_to_end(digest)
+            return entry
+
+    def _put(self, digest: str, api_key: ApiKey, generation: str) -> None:
+        with self._lock:
+            self._entries[digest] = _Entry(api_key, generation, limiter.outages, time.monotonic())
+            self._entries.move_to_end(digest)
+            while len(self._entries) > MAX_ENTRIES:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+keyring = KeyRing()

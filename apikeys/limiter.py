@@ -1,0 +1,559 @@
+"""Request limits: one algorithm, behind one interface, with two backends.
+
+**The algorithm.** A subject (an account, or a client address) is admitted only if the minute
+window and the UTC-day window, both aligned to the clock, have room; a refused request consumes
+nothing. A subject whose policy bans: the caller that makes ``BAN_STRIKES`` refused requests
+within one minute is banned for ``BAN_BASE_SECONDS``, doubling with each further ban within
+``BAN_MEMORY_SECONDS`` of the last, up to ``BAN_MAX_SECONDS``.
+
+**The backends.** ``RedisBackend`` runs it as one Lua script (one ``EVALSHA``: the ban check,
+both counters and the strikes), so any number of processes and hosts never admit more than a
+limit, where INCR-then-compare, or DRF's ``SimpleRateThrottle``, would race. ``MemoryBackend``
+runs the same steps in process memory under a lock: embedded mode (no Redis), and the fallback
+while Redis is unreachable, where limits hold per process. Both take the same keys and arguments
+and return the same ``Outcome``; ``tests/apikeys/test_limiter.py`` runs one table of cases
+against each. An outage is logged once when it starts and once when it ends.
+
+**Stale keys.** A check may carry the key generation its caller's cached key was read under
+(see ``apikeys.keyring``); when that is no longer current the check counts nothing and says so,
+in the same round trip.
+
+Every key of one account shares the hash tag ``{a<id>}``, so the script would run unchanged on
+Redis Cluster, the key generation aside (one global key, to be moved to each account's slot).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from enum import IntEnum
+
+import redis
+from django.conf import settings
+
+from apikeys.models import Limits
+
+logger = logging.getLogger("petstore.ratelimit")
+
+MINUTE = 60
+DAY = 86_400
+BAN_STRIKES = 10
+BAN_BASE_SECONDS = 15 * MINUTE
+BAN_MAX_SECONDS = DAY
+BAN_MEMORY_SECONDS = DAY
+# Seconds a counter outlives its window, so that a slow clock on one host still finds it.
+EXPIRY_MARGIN = 5
+# While Redis is down, try it again this often (real seconds), not on every request.
+REDIS_RETRY_SECONDS = 2.0
+KEY_GENERATION = "auth:key-generation"
+
+
+class Verdict(IntEnum):
+    REFUSED = 0
+    ADMITTED = 1
+    BANNED = 2
+    NEWLY_BANNED = 3
+    STALE_KEY = 4
+
+
+@dataclass(frozen=True)
+class Policy:
+    per_minute: int
+    per_day: int | None = None  # None: no day window
+    bans: bool = False  # whether refused requests can earn the caller a ban
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What one request is counted against, and who is banned for misbehaving."""
+
+    counted: str  # "a42", or "ip:203.0.113.0"
+    caller: str  # "k17": strikes and bans are per key
+    policy: Policy
+
+    @property
+    def tag(self) -> str:
+        return "{" + self.counted + "}"
+
+    @classmethod
+    def account(cls, account_id: int, limits: Limits, key_id: int | None = None) -> Subject:
+        """An account's requests, all its keys together; bans are per key."""
+        policy = Policy(limits.per_minute, limits.per_day, bans=True)
+        return cls(f"a{account_id}", f"k{key_id}" if key_id else "", policy)
+
+    @classmethod
+    def address(cls, address: str, policy: Policy) -> Subject:
+        return cls(f"ip:{address}", f"ip:{address}", policy)
+
+
+@dataclass(frozen=True)
+class Window:
+    limit: int
+    remaining: int
+    reset: int  # Unix seconds at which the window ends
+
+
+@dataclass(frozen=True)
+class Ban:
+    number: int  # the how-many-th ban within BAN_MEMORY_SECONDS
+    # Unix seconds, both from the clock the check ran on: the record lasts as long as the ban.
+    started_at: int
+    ends_at: int
+
+
+@dataclass(frozen=True)
+class Decision:
+    allowed: bool
+    window: Window  # the window with the fewest requests remaining, for the headers
+    retry_after: int = 0  # whole seconds, >= 1 when refused
+    banned: bool = False
+    new_ban: Ban | None = None
+    # The cached key the check was made for is out of date: nothing was counted.
+    stale_key: bool = False
+
+    @property
+    def headers(self) -> dict[str, str]:
+        headers = {
+            "X-RateLimit-Limit": str(self.window.limit),
+            "X-RateLimit-Remaining": str(self.window.remaining),
+            "X-RateLimit-Reset": str(self.window.reset),
+        }
+        if not self.allowed:
+            headers["Retry-After"] = str(self.retry_after)
+        return headers
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a backend returns for one check."""
+
+    verdict: Verdict
+    minute: int  # the minute window's count after the check
+    day: int
+    ban_ends_at: int = 0
+    ban_number: int = 0
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The counters one check reads and writes, named the same in both backends."""
+
+    minute: str
+    day: str
+    strikes: str
+    ban: str
+    bans: str
+    refused: str
+    generation: str
+
+    @classmethod
+    def of(cls, subject: Subject, now: float, prefix: str = "") -> Keys:
+        minute, day = int(now // MINUTE), int(now // DAY)
+        base = f"{prefix}rl:{subject.tag}"
+        return cls(
+            minute=f"{base}:m{minute}",
+            day=f"{base}:d{day}",
+            strikes=f"{base}:{subject.caller}:strikes:m{minute}",
+            ban=f"{base}:{subject.caller}:ban",
+            bans=f"{base}:{subject.caller}:bans",
+            refused=f"{base}:refused:d{day}",
+            generation=f"{prefix}{KEY_GENERATION}",
+        )
+
+    def as_list(self) -> list[str]:
+        return [
+            self.minute,
+            self.day,
+            self.strikes,
+            self.ban,
+            self.bans,
+            self.refused,
+            self.generation,
+        ]
+
+
+@dataclass(frozen=True)
+class Args:
+    """A check's parameters, the same in both backends (0 stands for "none")."""
+
+    per_minute: int
+    per_day: int  # 0: no day window
+    minute_ttl: int
+    day_ttl: int
+    now: int
+    strikes: int  # refused requests within a minute that earn a ban; 0: never
+    generation: str  # "" : not checked
+
+    def as_list(self) -> list[int | str]:
+        return [
+            self.per_minute,
+            self.per_day,
+            self.minute_ttl,
+            self.day_ttl,
+            self.now,
+            self.strikes,
+            BAN_BASE_SECONDS,
+            BAN_MAX_SECONDS,
+            BAN_MEMORY_SECONDS,
+            self.generation,
+        ]
+
+
+_SCRIPT = """
+local per_minute, per_day = tonumber(ARGV[1]), tonumber(ARGV[2])
+local now, strikes_needed = tonumber(ARGV[5]), tonumber(ARGV[6])
+if ARGV[10] ~= '' and redis.call('GET', KEYS[7]) ~= ARGV[10] then
+  return {4, 0, 0, 0, 0}
+end
+local banned_until = tonumber(redis.call('GET', KEYS[4]) or '0')
+local minute = tonumber(redis.call('GET', KEYS[1]) or '0')
+local day = 0
+if per_day > 0 then day = tonumber(redis.call('GET', KEYS[2]) or '0') end
+if banned_until <= now and minute < per_minute and (per_day == 0 or day < per_day) then
+  minute = redis.call('INCR', KEYS[1])
+  if minute == 1 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
+  if per_day > 0 then
+    day = redis.call('INCR', KEYS[2])
+    if day == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+  end
+  return {1, minute, day, 0, 0}
+end
+if redis.call('INCR', KEYS[6]) == 1 then redis.call('EXPIRE', KEYS[6], ARGV[4]) end
+if banned_until > now then
+  return {2, minute, day, banned_until, 0}
+end
+if strikes_needed == 0 then
+  return {0, minute, day, 0, 0}
+end
+local strikes = redis.call('INCR', KEYS[3])
+if strikes == 1 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
+if strikes < strikes_needed then
+  return {0, minute, day, 0, 0}
+end
+redis.call('DEL', KEYS[3])
+local number = redis.call('INCR', KEYS[5])
+redis.call('EXPIRE', KEYS[5], ARGV[9])
+local seconds = math.min(tonumber(ARGV[7]) * 2 ^ (number - 1), tonumber(ARGV[8]))
+local ends_at = now + seconds
+redis.call('SET', KEYS[4], ends_at, 'EX', seconds)
+return {3, minute, day, ends_at, number}
+"""
+
+
+class MemoryBackend:
+    """The script's steps in process memory, for one process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._values: dict[str, tuple[int, float]] = {}  # key -> (value, expires at)
+        self._next_purge = 0.0
+
+    def _get(self, key: str, now: float) -> int:
+        value, expires_at = self._values.get(key, (0, 0.0))
+        return value if expires_at > now else 0
+
+    def _incr(self, key: str, now: float, ttl: float) -> int:
+        value = self._get(key, now) + 1
+        expires_at = self._values[key][1] if value > 1 else now + ttl
+        self._values[key] = (value, expires_at)
+        return value
+
+    def run(self, keys: Keys, args: Args) -> Outcome:
+        # No process caches keys without Redis (apikeys.keyring): no generation to check.
+        now = args.now
+        with self._lock:
+            self._purge(now)
+            banned_until = self._get(keys.ban, now)
+            minute = self._get(keys.minute, now)
+            day = self._get(keys.day, now) if args.per_day else 0
+            if (
+                banned_until <= now
+                and minute < args.per_minute
+                and (not args.per_day or day < args.per_day)
+            ):
+                minute = self._incr(keys.minute, now, args.minute_ttl)
+                if args.per_day:
+                    day = self._incr(keys.day, now, args.day_ttl)
+                return Outcome(Verdict.ADMITTED, minute, day)
+            self._incr(keys.refused, now, args.day_ttl)
+            if banned_until > now:
+                return Outcome(Verdict.BANNED, minute, day, banned_until)
+            if not args.strikes or self._incr(keys.strikes, now, args.minute_ttl) < args.strikes:
+                return Outcome(Verdict.REFUSED, minute, day)
+            self._values.pop(keys.strikes, None)
+            number = self._get(keys.bans, now) + 1
+            self._values[keys.bans] = (number, now + BAN_MEMORY_SECONDS)
+            seconds = min(BAN_BASE_SECONDS * 2 ** (number - 1), BAN_MAX_SECONDS)
+            self._values[keys.ban] = (now + seconds, now + seconds)
+            return Outcome(Verdict.NEWLY_BANNED, minute, day, now + seconds, number)
+
+    def read(self, names: list[str], now: float) -> list[int]:
+        with self._lock:
+            return [self._get(name, now) for name in names]
+
+    def delete(self, names: list[str]) -> None:
+        with self._lock:
+            for name in names:
+                self._values.pop(name, None)
+
+    def _purge(self, now: float) -> None:
+        if now < self._next_purge:
+            return
+        self._values = {k: v for k, v in self._values.items() if v[1] > now}
+        self._next_purge = now + MINUTE
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+
+
+class RedisBackend:
+    """The script in Redis: one round trip per check, atomic across every process."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+        self._sha: str | None = None
+
+    def run(self, keys: Keys, args: Args) -> Outcome:
+        names, values = keys.as_list(), args.as_list()
+        if self._sha is not None:
+            try:
+                return _outcome(self.client.evalsha(self._sha, len(names), *names, *values))
+            except redis.exceptions.NoScriptError:
+                pass  # Redis restarted and forgot it: load it again below.
+        self._sha = self.client.script_load(_SCRIPT)
+        return _outcome(self.client.evalsha(self._sha, len(names), *names, *values))
+
+    def read(self, names: list[str], now: float) -> list[int]:
+        return [int(value or 0) for value in self.client.mget(names)]
+
+    def delete(self, names: list[str]) -> None:
+        self.client.delete(*names)
+
+
+def _outcome(raw: list[int]) -> Outcome:
+    verdict, minute, day, ban_ends_at, ban_number = (int(value) for value in raw)
+    return Outcome(Verdict(verdict), minute, day, ban_ends_at, ban_number)
+
+
+class Limiter:
+    """Checks subjects against their policies, in Redis when it is configured and reachable,
+    in process memory otherwise."""
+
+    def __init__(self) -> None:
+        self.memory = MemoryBackend()
+        self._lock = threading.Lock()
+        self._redis: tuple[str, RedisBackend] | None = None
+        self.down_since: float | None = None
+        self._retry_at = 0.0
+        # Bumped at each outage: what a process cached before one cannot be trusted after it.
+        self.outages = 0
+
+    # Which backend ---------------------------------------------------------------------------
+
+    def _redis_backend(self) -> RedisBackend | None:
+        """The shared Redis of Django's default cache, if that is where the cache lives.
+
+        A client of our own, built from the same setting: the script needs a raw client, which
+        Django's cache does not offer publicly.
+        """
+        config = settings.CACHES["default"]
+        if config["BACKEND"] != "django.core.cache.backends.redis.RedisCache":
+            return None
+        location = config["LOCATION"]
+        current = self._redis
+        if current is None or current[0] != location:
+            options = config.get("OPTIONS", {})
+            client = redis.Redis.from_url(
+                location,
+                socket_timeout=options.get("socket_timeout", 0.5),
+                socket_connect_timeout=options.get("socket_connect_timeout", 0.5),
+            )
+            current = self._redis = (location, RedisBackend(client))
+        return current[1]
+
+    @property
+    def shared(self) -> bool:
+        """Whether counts are shared between processes right now."""
+        return self._redis_backend() is not None and self.down_since is None
+
+    def _prefix(self) -> str:
+        prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+        return f"{prefix}:" if prefix else ""
+
+    def _failed(self, exc: Exception) -> None:
+        with self._lock:
+            self._retry_at = time.monotonic() + REDIS_RETRY_SECONDS
+            if self.down_since is None:
+                self.down_since = time.monotonic()
+                self.outages += 1
+                logger.warning(
+                    "Redis is unreachable (%s): rate limits are now counted per process "
+                    "until it returns",
+                    exc,
+                )
+
+    def _succeeded(self) -> None:
+        if self.down_since is None:
+            return
+        with self._lock:
+            if self.down_since is not None:
+                logger.warning(
+                    "Redis is reachable again after %.0f s: rate limits are shared again",
+                    time.monotonic() - self.down_since,
+                )
+                self.down_since = None
+
+    def _usable_redis(self) -> RedisBackend | None:
+        backend = self._redis_backend()
+        if backend is None or (self.down_since is not None and time.monotonic() < self._retry_at):
+            return None
+        return backend
+
+    # Checks ----------------------------------------------------------------------------------
+
+    def check(self, subject: Subject, *, generation: str = "") -> Decision:
+        """Count one request against ``subject`` if its windows have room.
+
+        ``generation``: for a caller whose key came from a process cache, the key generation
+        it was read under; when that is no longer current nothing is counted (``stale_key``).
+        """
+        now = time.time()
+        second = int(now)
+        policy = subject.policy
+        minute_reset = (second // MINUTE + 1) * MINUTE
+        day_reset = (second // DAY + 1) * DAY
+        args = Args(
+            per_minute=policy.per_minute,
+            per_day=policy.per_day or 0,
+            minute_ttl=minute_reset - second + EXPIRY_MARGIN,
+            day_ttl=day_reset - second + EXPIRY_MARGIN,
+            now=second,
+            strikes=BAN_STRIKES if policy.bans else 0,
+            generation=generation,
+        )
+        outcome = self._run(subject, now, args)
+        if outcome.verdict == Verdict.STALE_KEY:
+            return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True)
+        windows = [(Window(policy.per_minute, 0, minute_reset), outcome.minute)]
+        if policy.per_day is not None:
+            windows.append((Window(policy.per_day, 0, day_reset), outcome.day))
+        windows = [
+            (Window(w.limit, max(0, w.limit - count), w.reset), count) for w, count in windows
+        ]
+        # The fewest remaining; on a tie, the later reset, since that is when both have room.
+        tightest = min((w for w, _ in windows), key=lambda w: (w.remaining, -w.reset))
+        if outcome.verdict == Verdict.ADMITTED:
+            return Decision(allowed=True, window=tightest)
+        if outcome.verdict in (Verdict.BANNED, Verdict.NEWLY_BANNED):
+            new_ban = None
+            if outcome.verdict == Verdict.NEWLY_BANNED:
+                new_ban = Ban(outcome.ban_number, second, outcome.ban_ends_at)
+            return Decision(
+                allowed=False,
+                window=Window(tightest.limit, 0, outcome.ban_ends_at),
+                retry_after=max(1, math.ceil(outcome.ban_ends_at - now)),
+                banned=True,
+                new_ban=new_ban,
+            )
+        wait = max(w.reset for w, count in windows if count >= w.limit) - now
+        return Decision(
+            allowed=False,
+            window=Window(tightest.limit, 0, tightest.reset),
+            retry_after=max(1, math.ceil(wait)),
+        )
+
+    def _run(self, subject: Subject, now: float, args: Args) -> Outcome:
+        backend = self._usable_redis()
+        if backend is not None:
+            try:
+                outcome = backend.run(Keys.of(subject, now, self._prefix()), args)
+            except redis.RedisError as exc:
+                self._failed(exc)
+            else:
+                self._succeeded()
+                return outcome
+        return self.memory.run(Keys.of(subject, now), args)
+
+    def counts(self, subject: Subject) -> tuple[int, int, int]:
+        """This minute's and today's admitted requests of ``subject``, and today's refusals."""
+        now = time.time()
+        backend = self._usable_redis()
+        if backend is not None:
+            keys = Keys.of(subject, now, self._prefix())
+            try:
+                minute, day, refused = backend.read([keys.minute, keys.day, keys.refused], now)
+            except redis.RedisError as exc:
+                self._failed(exc)
+            else:
+                return minute, day, refused
+        keys = Keys.of(subject, now)
+        minute, day, refused = self.memory.read([keys.minute, keys.day, keys.refused], now)
+        return minute, day, refused
+
+    def lift_ban(self, subject: Subject) -> None:
+        """End the caller's ban and its strikes at once, in every process."""
+        now = time.time()
+        self.memory.delete(_ban_names(Keys.of(subject, now)))
+        backend = self._usable_redis()
+        if backend is not None:
+            try:
+                backend.delete(_ban_names(Keys.of(subject, now, self._prefix())))
+            except redis.RedisError as exc:
+                self._failed(exc)
+
+    # Key generations (see apikeys.keyring) ---------------------------------------------------
+
+    def key_generation(self) -> str | None:
+        """The current key generation, or None when keys must not be cached: without Redis,
+        or while it is unreachable, no process could hear of a change."""
+        backend = self._redis_backend()
+        if backend is None or self.down_since is not None:
+            return None
+        fresh = uuid.uuid4().hex
+        try:
+            # One round trip: the current value, or ours if there was none.
+            current = backend.client.set(self._prefix() + KEY_GENERATION, fresh, nx=True, get=True)
+        except redis.RedisError as exc:
+            self._failed(exc)
+            return None
+        return current.decode() if isinstance(current, bytes) else fresh
+
+    def new_key_generation(self) -> None:
+        """Declare every cached key lookup, in every process, out of date."""
+        backend = self._redis_backend()
+        if backend is None:
+            return
+        try:
+            # Random, not a counter: a Redis that restarted empty can never repeat an old value.
+            backend.client.set(self._prefix() + KEY_GENERATION, uuid.uuid4().hex)
+        except redis.RedisError as exc:
+            self._failed(exc)
+
+    def reset(self) -> None:
+        """Forget in-process counts and outage state (tests, and after a settings change)."""
+        self.memory.clear()
+        self.down_since = None
+
+
+def _ban_names(keys: Keys) -> list[str]:
+    return [keys.ban, keys.strikes]
+
+
+limiter = Limiter()
+
+
+@dataclass(frozen=True)
+class Usage:
+    this_minute: int
+    today: int
+    refused_today: int
+
+
+def account_usage(account_id: int) -> Usage:
+    """Requests the account made this minute and this UTC day, and how many were refused."""
+    return Usage(*limiter.counts(Subject.account(account_id, Limits(0, 0))))
