@@ -28,7 +28,7 @@ class BearerKeyAuthentication(BaseAuthentication):
     """``Authorization: Bearer <key>``; the request's user is the key's Account."""
 
     def authenticate(self, request: Request) -> tuple[Account, ApiKey] | None:
-        admitted = request._request
+        admitted: Any = request._request  # apikeys.gateway set its outcome there
         error = getattr(admitted, "auth_error", None)
         if error is not None:
             raise error

@@ -31,6 +31,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -361,7 +362,7 @@ class Limiter:
         A client of our own, built from the same setting: the script needs a raw client, which
         Django's cache does not offer publicly.
         """
-        config = settings.CACHES["default"]
+        config: dict[str, Any] = settings.CACHES["default"]
         if config["BACKEND"] != "django.core.cache.backends.redis.RedisCache":
             return None
         location = config["LOCATION"]
