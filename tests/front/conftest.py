@@ -11,10 +11,10 @@ import re
 import shutil
 import socket
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,7 +62,7 @@ class RawReply:
     headers: dict[str, str]  # names lowercased
     body: bytes
 
-    def json(self) -> dict[str, object]:
+    def json(self) -> dict[str, Any]:
         loaded = json.loads(self.body)
         assert isinstance(loaded, dict)
         return loaded
@@ -145,13 +145,3 @@ def assert_front_error(reply: RawReply | None, status: int, code: str) -> None:
     assert body["status"] == status
     assert isinstance(body["message"], str)
     assert body["message"]
-
-
-def wait_until(condition: object, seconds: float) -> bool:
-    assert callable(condition)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return bool(condition())
