@@ -272,16 +272,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             env=env,
             check=True,
         )
+    # A run directory of our own is removed on the way out; one given to us is kept.
+    run_dir = options.run_dir or Path(tempfile.mkdtemp(prefix="petstore-front-"))
     try:
         front = start_front(
             env=env,
             listen=options.listen,
-            run_dir=options.run_dir,
+            run_dir=run_dir,
             workers=options.workers,
             log_to_files=False,
         )
     except RuntimeError as exc:
         print(exc, file=sys.stderr)
+        if options.run_dir is None:
+            shutil.rmtree(run_dir, ignore_errors=True)
         return 1
     print(f"Serving on {front.url} (nginx → gunicorn at {front.socket_path}); Ctrl-C stops.")
 
@@ -297,6 +301,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     while not stopping and front.nginx.poll() is None and front.gunicorn.poll() is None:
         time.sleep(0.5)
     front.stop()
+    if options.run_dir is None:
+        shutil.rmtree(run_dir, ignore_errors=True)
     return 0 if stopping else 1
 
 
