@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} \
 # make run: the embedded set-up (SQLite, in-process cache, one process), whatever the shell has.
 RUN_ENV := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: install run test chromium lint format bench clean
+.PHONY: install run serve test chromium nginx lint format bench clean
 
 install: $(VENV)/.installed
 
@@ -39,7 +39,7 @@ run: install
 	echo
 	@$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install chromium
+test: install chromium nginx
 	@$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
 
 # The admin's browser tests drive Debian's Chromium (a test tool's own browser download cannot
@@ -53,6 +53,26 @@ chromium:
 			echo "Chromium is missing: the browser tests will fail. Install it: sudo apt-get install chromium"; \
 		fi; }
 
+# The front's tests (tests/front) and `make serve` run Debian's nginx. Installed when missing and
+# we may (the package's own service is not started: the tests run their own instance on a free
+# loopback port); otherwise those tests fail saying so.
+NGINX := $(shell PATH="$$PATH:/usr/sbin:/usr/local/sbin" command -v nginx 2>/dev/null)
+nginx:
+	@[ -n "$(NGINX)" ] || [ -n "$$PETSTORE_NGINX" ] || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing nginx for the front's tests (apt-get)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
+			if [ -s /run/nginx.pid ]; then nginx -s quit 2>/dev/null || true; fi; \
+		else \
+			echo "nginx is missing: the front's tests will fail. Install it: sudo apt-get install nginx"; \
+		fi; }
+
+# make serve: the production stack in the foreground, nginx on $(SERVE_LISTEN) before gunicorn,
+# configured from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY required). Ctrl-C stops it.
+SERVE_LISTEN ?= 127.0.0.1:8080
+serve: install nginx
+	@$(PY) -m deploy.serve --migrate --listen $(SERVE_LISTEN)
+
 LINT_ENV := DATABASE_URL=sqlite://:memory: DEBUG=1
 
 lint: install
@@ -61,8 +81,9 @@ lint: install
 	$(LINT_ENV) $(VENV)/bin/mypy .
 	$(LINT_ENV) $(PY) manage.py makemigrations --check --dry-run
 
-# The benchmark: gunicorn + PostgreSQL + Redis against a raw WSGI floor, driven by wrk.
-bench: install
+# The benchmark: gunicorn + PostgreSQL + Redis against a raw WSGI floor, and through nginx,
+# driven by wrk.
+bench: install nginx
 	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq wrk >/dev/null; } \
 		|| { echo "wrk is missing: sudo apt-get install wrk"; exit 1; }
 	$(PY) -m bench.run $(BENCH_ARGS)

@@ -236,13 +236,18 @@ def main() -> None:
     seed_pets(10_000)
     key = issue_key()
     servers = {name: start(name) for name in PORTS}
+    from bench.front import measure_front, report_front  # it imports this module
+
     try:
+        front = measure_front(key, options)  # before measure(), which reseeds the pets
         results = measure(servers, key, options)
+        results["front"] = front
     finally:
         for server in servers.values():
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
     report(results)
+    report_front(front)
 
 
 VARIANTS = [

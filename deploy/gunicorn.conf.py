@@ -1,0 +1,59 @@
+"""gunicorn behind nginx (deploy/nginx.conf), as `make serve` and production run it.
+
+nginx buffers whole requests and whole responses, so a worker is busy only while Django works:
+the CPU of one request plus its PostgreSQL and Redis round trips. The values below follow.
+The listening address comes from the command line (deploy/serve.py: a unix socket only nginx
+reaches); every other value is here, each with its reason.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+# Sync workers, one request at a time each. A request is mostly CPU (about 3 ms of Django), so a
+# worker per core plus one to cover a worker waiting on the database is enough: on 2 cores the
+# benchmark measured 2, 3 and 4 workers the same, and each costs about 80 MB. WEB_CONCURRENCY
+# overrides it.
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
+# Our worker answers gunicorn's own refusals with the Error body (deploy/worker.py).
+worker_class = "deploy.worker.JsonErrorWorker"
+
+# A request's worst case is bounded by the service itself: 3 s to connect to PostgreSQL, 5 s a
+# statement, 0.5 s a Redis call. 20 s is well past that, so a worker silent for 20 s is stuck
+# and is killed and replaced (nginx, which waits 30 s, answers a JSON 502 for it).
+timeout = 20
+# On SIGHUP (reload) or SIGTERM, a worker finishes the request it holds before it exits; the
+# longest a request can take is `timeout`, so 30 s lets every one finish.
+graceful_timeout = 30
+# Workers are replaced after 10,000 requests (± 1,000, so that they do not all restart at once):
+# a worker grows about 3% between 10k and 50k requests, and a recycled one starts fresh.
+# Replacement is graceful (the request in hand is finished) and the listening socket stays
+# open, so behind nginx no request is lost to it.
+max_requests = 10_000
+max_requests_jitter = 1_000
+
+# No keep-alive: a sync worker closes the connection after each response anyway, and nginx
+# connects afresh for each request over a unix socket (microseconds).
+keepalive = 0
+
+# nginx already bounds the request line (4 KiB), each header line (4 KiB) and all headers
+# (16 KiB), answering as JSON. gunicorn's defaults (4,094 bytes, 8,190, 100 fields) would refuse
+# some of what nginx passes, in HTML; lifted, nginx's limits are the only ones.
+limit_request_line = 0
+limit_request_field_size = 0
+limit_request_fields = 32_768
+
+# Only nginx reaches the socket and it sets X-Forwarded-Proto itself (overwriting the client's),
+# so gunicorn believes it from any peer, as Django does (SECURE_PROXY_SSL_HEADER).
+forwarded_allow_ips = "*"
+secure_scheme_headers = {"X-FORWARDED-PROTO": "https"}
+
+# The app is loaded in each worker, not the master, so that a SIGHUP reload loads new code.
+preload_app = False
+
+# Errors to stderr; no access log: nginx's (deploy/nginx.conf) and the service's own request log
+# already have one line per request each.
+errorlog = "-"
+loglevel = "warning"
+accesslog = None
