@@ -11,9 +11,9 @@ from rest_framework import status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from pets import services
-from pets.models import Category, Pet
+from pets import selectors, services
 from pets.serializers import CategorySerializer, NewPetSerializer, PetListFilter, PetSerializer
+from petstore import pagination
 from petstore.errors import Gone
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.pagination import KeysetPagination
@@ -48,12 +48,11 @@ class PetViewSet(viewsets.GenericViewSet):
         responses={200: OpenApiResponse(PetSerializer(many=True), "A page of animals.")},
     )
     def list(self, request: Request) -> Response:
-        filters = PetListFilter.parse(request.query_params)
-        pets = Pet.objects.values(*PetSerializer.COLUMNS)
-        if wanted := filters.get("status"):
-            pets = pets.filter(status=wanted)
-        page = self.paginate_queryset(pets)
-        return self.get_paginated_response(PetSerializer(page, many=True).data)
+        status = PetListFilter.parse(request.query_params).get("status")
+        wanted = pagination.page(request)
+        # One more than the page holds: whether a next page exists, without a COUNT.
+        pets = selectors.pet_page(after=wanted.after, limit=wanted.limit + 1, status=status)
+        return pagination.page_response(request, wanted, pets)
 
     @extend_schema(
         operation_id="createPet",
@@ -85,10 +84,10 @@ class PetViewSet(viewsets.GenericViewSet):
     def retrieve(self, request: Request, petId: int) -> Response:
         if timezone.now() >= settings.PETSTORE_GETPET_SUNSET_AT:
             raise Gone("getPet was removed on its sunset date; use GET /v1/pets.")
-        pet = Pet.objects.values(*PetSerializer.COLUMNS).filter(pk=petId).first()
+        pet = selectors.pet_get(petId)
         if pet is None:
             raise Http404
-        return Response(PetSerializer(pet).data)
+        return Response(pet)
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any
@@ -110,5 +109,4 @@ class CategoryViewSet(viewsets.GenericViewSet):
         responses={200: OpenApiResponse(CategorySerializer(many=True), "Every category.")},
     )
     def list(self, request: Request) -> Response:
-        categories = Category.objects.values("id", "name", "description")
-        return Response(CategorySerializer(categories, many=True).data)
+        return Response(selectors.category_list())

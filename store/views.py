@@ -7,11 +7,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikeys.authentication import caller_account
+from petstore import pagination
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
 from petstore.serializers import PATH_ID_SCHEMA
-from store import services
+from store import selectors, services
 from store.models import Order
 from store.serializers import NewOrderSerializer, OrderListFilter, OrderSerializer
 
@@ -38,12 +39,15 @@ class OrderViewSet(viewsets.GenericViewSet):
         responses={200: OpenApiResponse(OrderSerializer(many=True), "A page of orders.")},
     )
     def list(self, request: Request) -> Response:
-        filters = OrderListFilter.parse(request.query_params)
-        orders = self.get_queryset().values(*OrderSerializer.COLUMNS)
-        if wanted := filters.get("status"):
-            orders = orders.filter(status=wanted)
-        page = self.paginate_queryset(orders)
-        return self.get_paginated_response(OrderSerializer(page, many=True).data)
+        status = OrderListFilter.parse(request.query_params).get("status")
+        wanted = pagination.page(request)
+        orders = selectors.order_page(
+            account_id=caller_account(request).pk,
+            after=wanted.after,
+            limit=wanted.limit + 1,
+            status=status,
+        )
+        return pagination.page_response(request, wanted, orders)
 
     @extend_schema(
         operation_id="placeOrder",

@@ -1,0 +1,47 @@
+"""Reads of animals for the API: compiled once, rows straight to the API's shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pets.models import Category, Pet
+from pets.serializers import CategorySerializer, PetSerializer
+from petstore.prepared import PreparedQuery, Shape
+
+PET = Shape(PetSerializer)
+CATEGORY = Shape(CategorySerializer)
+# Stand-ins (petstore.prepared): values no request sends.
+_NO_ID = -1
+_NO_STATUS = "\0status"
+
+_page_of_all = PreparedQuery(
+    lambda after: Pet.objects.filter(pk__gt=after).order_by("pk").values_list(*PET.columns),
+    after=_NO_ID,
+)
+_page_by_status = PreparedQuery(
+    lambda after, status: (
+        Pet.objects.filter(pk__gt=after, status=status).order_by("pk").values_list(*PET.columns)
+    ),
+    after=_NO_ID,
+    status=_NO_STATUS,
+)
+_one = PreparedQuery(
+    lambda pet_id: Pet.objects.filter(pk=pet_id).values_list(*PET.columns), pet_id=_NO_ID
+)
+_categories = PreparedQuery(lambda: Category.objects.order_by("pk").values_list(*CATEGORY.columns))
+
+
+def pet_page(*, after: int, limit: int, status: str | None = None) -> list[dict[str, Any]]:
+    """Up to ``limit`` animals with ids above ``after``, in id order (one query)."""
+    if status is None:
+        return PET.rows(_page_of_all.run(limit, after=after))
+    return PET.rows(_page_by_status.run(limit, after=after, status=status))
+
+
+def pet_get(pet_id: int) -> dict[str, Any] | None:
+    rows = PET.rows(_one.run(1, pet_id=pet_id))
+    return rows[0] if rows else None
+
+
+def category_list() -> list[dict[str, Any]]:
+    return CATEGORY.rows(_categories.run())
