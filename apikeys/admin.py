@@ -259,16 +259,26 @@ class KeyStateFilter(admin.SimpleListFilter):
     parameter_name = "state"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("active", "Active"), ("revoked", "Revoked"), ("expired", "Expired")]
+        return [
+            ("active", "Active"),
+            ("revoked", "Revoked"),
+            ("expired", "Expired"),
+            ("suspended", "Account suspended"),
+        ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        # The same precedence as ApiKey.state(): revoked, then expired, then suspended.
         now = timezone.now()
         if self.value() == "active":
-            return queryset.filter(revoked_at__isnull=True).exclude(expires_at__lte=now)
+            return queryset.active(now)  # type: ignore[attr-defined]
         if self.value() == "revoked":
             return queryset.filter(revoked_at__isnull=False)
         if self.value() == "expired":
             return queryset.filter(revoked_at__isnull=True, expires_at__lte=now)
+        if self.value() == "suspended":
+            return queryset.filter(
+                revoked_at__isnull=True, account__suspended_at__isnull=False
+            ).exclude(expires_at__lte=now)
         return queryset
 
 
@@ -393,9 +403,9 @@ class BanStateFilter(admin.SimpleListFilter):
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         now = timezone.now()
         if self.value() == "current":
-            return queryset.filter(lifted_at__isnull=True, ends_at__gt=now)
+            return queryset.current(now)  # type: ignore[attr-defined]
         if self.value() == "past":
-            return queryset.exclude(lifted_at__isnull=True, ends_at__gt=now)
+            return queryset.exclude(pk__in=Ban.objects.current(now).values("pk"))
         return queryset
 
 

@@ -133,6 +133,14 @@ _REFUSALS = {
 
 
 class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
+    def active(self, now: datetime) -> ApiKeyQuerySet:
+        """Keys usable at ``now``: the rows for which ``ApiKey.state(now)`` is ``active``."""
+        return self.filter(
+            Q(expires_at__isnull=True) | Q(expires_at__gt=now),
+            revoked_at__isnull=True,
+            account__suspended_at__isnull=True,
+        )
+
     def for_raw_key(self, raw: str) -> ApiKey | None:
         """The key whose digest matches ``raw``, with its account and plan, or None."""
         return self.for_digest(keys.digest(raw))
@@ -205,6 +213,12 @@ class ApiKey(models.Model):
         self.last_used_at = now
 
 
+class BanQuerySet(models.QuerySet["Ban"]):
+    def current(self, now: datetime) -> BanQuerySet:
+        """Bans in force at ``now``: not lifted, not yet over (as ``Ban.in_force``)."""
+        return self.filter(lifted_at__isnull=True, ends_at__gt=now)
+
+
 class Ban(models.Model):
     """A key that kept calling while limited is refused until ``ends_at``, unless lifted."""
 
@@ -222,12 +236,17 @@ class Ban(models.Model):
         related_name="+",
     )
 
+    objects = BanQuerySet.as_manager()
+
     class Meta:
         ordering = ("-started_at",)
 
     def __str__(self) -> str:
         return f"Ban of {self.api_key} until {self.ends_at:%Y-%m-%d %H:%M} UTC"
 
+    def in_force(self, now: datetime) -> bool:
+        return self.lifted_at is None and self.ends_at > now
+
     @property
     def is_active(self) -> bool:
-        return self.lifted_at is None and self.ends_at > timezone.now()
+        return self.in_force(timezone.now())

@@ -4,10 +4,10 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from rest_framework.exceptions import APIException
 
 from pets import services
 from pets.models import Category, Pet, PetStatus
+from petstore.exceptions import DomainError
 
 
 @admin.register(Category)
@@ -53,8 +53,8 @@ class PetAdmin(admin.ModelAdmin):
         for pet in queryset:
             try:
                 services.pet_change_status(pet_id=pet.pk, status=status)
-            except APIException as exc:
-                self.message_user(request, str(exc.detail), messages.ERROR)
+            except DomainError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
                 continue
             if pet.status != status:
                 self.log_change(request, pet, f"Marked {status}")

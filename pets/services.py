@@ -3,11 +3,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from pets.models import Pet, PetStatus, can_change_status
-from petstore.errors import Conflict
-
-# Statuses of an adoption order that hold its animal (store.models.OPEN_STATUSES; named here
-# because the store depends on pets, not the other way round).
-_OPEN_ORDER_STATUSES = ("pending", "approved")
+from petstore.exceptions import Conflict
 
 
 def pet_create(*, name: str, category_id: int, status: str = PetStatus.AVAILABLE) -> Pet:
@@ -15,11 +11,23 @@ def pet_create(*, name: str, category_id: int, status: str = PetStatus.AVAILABLE
     return Pet.objects.create(name=name, category_id=category_id, status=status)
 
 
+def pet_move(pet: Pet, status: str) -> Pet:
+    """Move a row-locked animal to ``status`` along an allowed transition: the one place an
+    animal's status changes, for the adoption workflow and for staff alike."""
+    if not can_change_status(pet.status, status):
+        raise Conflict(f"{pet.name} is {pet.status} and cannot become {status}.")
+    if pet.status != status:
+        pet.status = status
+        pet.save(update_fields=["status"])
+    return pet
+
+
 def pet_status_refusal(pet: Pet, status: str) -> str | None:
-    """Why staff may not move ``pet`` to ``status`` by hand, or None when they may."""
+    """Why staff may not move ``pet`` to ``status`` by hand, or None when they may: besides the
+    transitions, an animal held by an open adoption order moves only through that order."""
     if not can_change_status(pet.status, status):
         return f"{pet.name} cannot go from {pet.status} to {status}."
-    if pet.status != status and pet.orders.filter(status__in=_OPEN_ORDER_STATUSES).exists():
+    if pet.status != status and pet.orders.open().exists():
         return f"{pet.name} has an open adoption order: approve, deliver or cancel it instead."
     return None
 
@@ -30,7 +38,4 @@ def pet_change_status(*, pet_id: int, status: str) -> Pet:
     pet = Pet.objects.select_for_update().get(pk=pet_id)
     if (refusal := pet_status_refusal(pet, status)) is not None:
         raise Conflict(refusal)
-    if pet.status != status:
-        pet.status = status
-        pet.save(update_fields=["status"])
-    return pet
+    return pet_move(pet, status)

@@ -1,7 +1,8 @@
 """One error format for the whole API: ``{code, message, status}`` as application/json.
 
 Failures reach the client from three layers, and each is funnelled into the same body:
-- DRF views raise APIExceptions (ours below, or DRF's own): ``exception_handler``.
+- DRF views raise APIExceptions (ours below, or DRF's own), and the services they call raise
+  the domain's exceptions (``petstore.exceptions``): ``exception_handler`` maps both.
 - Anything a view raises that DRF does not handle (a bug, a database outage):
   ``exception_handler`` as well, so DRF still finalises the response.
 - Django itself (unknown paths, a disallowed Host, CSRF, a crash in middleware, DEBUG's
@@ -27,6 +28,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 
+from petstore.exceptions import Conflict, InvalidReference
+
 logger = logging.getLogger("petstore.errors")
 
 COMPACT = {"separators": (",", ":")}
@@ -51,10 +54,9 @@ class MalformedRequest(exceptions.APIException):
     default_detail = "The request body must be a JSON object."
 
 
-class Conflict(exceptions.APIException):
+class _ConflictError(exceptions.APIException):
     status_code = HTTPStatus.CONFLICT
     default_code = "conflict"
-    default_detail = "The resource is not in a state that allows this."
 
 
 class Gone(exceptions.APIException):
@@ -179,7 +181,11 @@ def internal_error_body(request: HttpRequest | None, exc: BaseException) -> tupl
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's EXCEPTION_HANDLER: every exception a view raises becomes an Error body."""
-    if isinstance(exc, Http404 | ObjectDoesNotExist):
+    if isinstance(exc, Conflict):
+        exc = _ConflictError(exc.message)
+    elif isinstance(exc, InvalidReference):
+        exc = exceptions.ValidationError({exc.field: [exc.message]})
+    elif isinstance(exc, Http404 | ObjectDoesNotExist):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()

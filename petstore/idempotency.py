@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apikeys.authentication import caller_account
-from petstore.errors import Conflict
+from petstore.exceptions import Conflict
 from petstore.models import IdempotencyRecord
 from petstore.parsers import json_object
 

@@ -25,7 +25,7 @@ class Shape:
     def __init__(self, serializer_class: type[serializers.Serializer]) -> None:
         fields = serializer_class().fields
         self.names = tuple(fields)
-        self.columns = tuple(field.source for field in fields.values())
+        self.columns: tuple[str, ...] = tuple(str(field.source) for field in fields.values())
 
     def rows(self, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
         names = self.names

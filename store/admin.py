@@ -5,8 +5,8 @@ from collections.abc import Callable
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from rest_framework.exceptions import APIException
 
+from petstore.exceptions import DomainError
 from store import services
 from store.models import Order
 
@@ -19,8 +19,8 @@ def _apply(
         try:
             step(order_id)
             done += 1
-        except APIException as exc:
-            refused.append(str(exc.detail))
+        except DomainError as exc:
+            refused.append(exc.message)
     if done:
         messages.success(request, f"{done} order(s) {verb}.")
     for reason in refused:

@@ -25,6 +25,12 @@ ORDER_STATUS_TRANSITIONS: dict[str, frozenset[str]] = {
 OPEN_STATUSES = (OrderStatus.PENDING, OrderStatus.APPROVED)
 
 
+class OrderQuerySet(models.QuerySet["Order"]):
+    def open(self) -> OrderQuerySet:
+        """Orders that still hold their animal: not yet delivered or cancelled."""
+        return self.filter(status__in=OPEN_STATUSES)
+
+
 class Order(models.Model):
     """An adoption: one account asking for one animal."""
 
@@ -40,6 +46,8 @@ class Order(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = OrderQuerySet.as_manager()
+
     class Meta:
         ordering = ("id",)
         indexes = [
@@ -51,7 +59,7 @@ class Order(models.Model):
             # However the workflow is reached, an animal is in at most one open adoption.
             models.UniqueConstraint(
                 fields=("pet",),
-                condition=Q(status__in=("pending", "approved")),
+                condition=Q(status__in=OPEN_STATUSES),
                 name="order_one_open_order_per_pet",
             ),
         ]

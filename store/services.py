@@ -7,11 +7,11 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
-from rest_framework.exceptions import ValidationError
 
 from apikeys.models import Account
-from pets.models import Pet, PetStatus, can_change_status
-from petstore.errors import Conflict
+from pets.models import Pet, PetStatus
+from pets.services import pet_move
+from petstore.exceptions import Conflict, InvalidReference
 from store.models import Order, OrderStatus
 
 
@@ -20,13 +20,7 @@ def _locked_order(order_id: int) -> Order:
 
 
 def _move_pet(pet_id: int, status: str) -> Pet:
-    pet = Pet.objects.select_for_update().get(pk=pet_id)
-    if not can_change_status(pet.status, status):
-        raise Conflict(f"{pet.name} is {pet.status} and cannot become {status}.")
-    if pet.status != status:
-        pet.status = status
-        pet.save(update_fields=["status"])
-    return pet
+    return pet_move(Pet.objects.select_for_update().get(pk=pet_id), status)
 
 
 def _move_order(order: Order, status: str) -> None:
@@ -40,11 +34,10 @@ def order_place(*, account: Account, pet_id: int) -> Order:
     """Ask to adopt an available animal, which is then on hold (pending) for this order."""
     pet = Pet.objects.select_for_update().filter(pk=pet_id).first()
     if pet is None:
-        raise ValidationError({"petId": [f"There is no pet {pet_id}."]})
+        raise InvalidReference("petId", f"There is no pet {pet_id}.")
     if pet.status != PetStatus.AVAILABLE:
         raise Conflict(f"{pet.name} is {pet.status}, not available for adoption.")
-    pet.status = PetStatus.PENDING
-    pet.save(update_fields=["status"])
+    pet_move(pet, PetStatus.PENDING)
     return Order.objects.create(account=account, pet=pet)
 
 
