@@ -53,3 +53,18 @@ def test_the_script_is_loaded_again_after_redis_forgets_it(client, auth, redis_c
 
     assert response.status_code == HTTPStatus.OK
     assert redis_commands[-2:] == ["SCRIPT LOAD", "EVALSHA"]
+
+
+def test_a_cold_key_costs_two_round_trips(client, auth, make_key, redis_commands):
+    client.get("/v1/pets", headers=auth)  # the script is loaded, another key is warm
+    cold = {"Authorization": f"Bearer {make_key()}"}
+    redis_commands.clear()
+
+    response = client.get("/v1/pets", headers=cold)
+
+    # The key generation (read before the database, to cache the key under it), then the check.
+    assert response.status_code == HTTPStatus.OK
+    assert redis_commands == ["SET", "EVALSHA"]
+    redis_commands.clear()
+    client.get("/v1/pets", headers=cold)
+    assert redis_commands == ["EVALSHA"]

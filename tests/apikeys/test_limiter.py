@@ -1,0 +1,119 @@
+"""The limiter's two backends are one algorithm: each case of one table runs against both, and
+both must give exactly the outcomes the table says (Redis: the real server)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+import redis
+from django.conf import settings
+
+from apikeys.limiter import (
+    BAN_BASE_SECONDS,
+    BAN_STRIKES,
+    Args,
+    Keys,
+    MemoryBackend,
+    Outcome,
+    Policy,
+    RedisBackend,
+    Subject,
+    Verdict,
+)
+
+A, R, B, NB = Verdict.ADMITTED, Verdict.REFUSED, Verdict.BANNED, Verdict.NEWLY_BANNED
+T0 = 1_795_000_040  # 20 s into a minute, 11 h into a UTC day
+assert T0 % 60 == 20
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    policy: Policy
+    # (seconds after T0, how many calls, the verdict of each)
+    steps: list[tuple[int, int, Verdict]]
+
+
+CASES = [
+    Case("the minute admits up to its limit", Policy(3, 100), [(0, 3, A), (1, 2, R)]),
+    Case("the day admits up to its limit", Policy(10, 3), [(0, 3, A), (0, 1, R), (60, 1, R)]),
+    Case("a new minute has room again", Policy(2, 100), [(0, 2, A), (30, 1, R), (40, 2, A)]),
+    Case("no day window", Policy(2), [(0, 2, A), (40, 2, A), (100, 2, A), (100, 1, R)]),
+    Case(
+        "the tenth refusal in a minute bans",
+        Policy(1, 100, bans=True),
+        [(0, 1, A), (1, BAN_STRIKES - 1, R), (2, 1, NB), (3, 1, B), (60, 1, B)],
+    ),
+    Case(
+        "a ban ends and the next one is twice as long",
+        Policy(1, 100, bans=True),
+        [
+            (0, 1, A),
+            (0, BAN_STRIKES - 1, R),
+            (0, 1, NB),
+            (BAN_BASE_SECONDS - 1, 1, B),
+            (BAN_BASE_SECONDS, 1, A),
+            (BAN_BASE_SECONDS, BAN_STRIKES - 1, R),
+            (BAN_BASE_SECONDS, 1, NB),
+            (BAN_BASE_SECONDS + 2 * BAN_BASE_SECONDS - 1, 1, B),
+        ],
+    ),
+    Case("without bans, refusals only refuse", Policy(1, 100), [(0, 1, A), (0, 15, R)]),
+]
+
+
+def run(backend: MemoryBackend | RedisBackend, case: Case) -> list[Outcome]:
+    subject = Subject("a1", "k1", case.policy)
+    outcomes = []
+    for offset, calls, _ in case.steps:
+        now = T0 + offset
+        minute_end, day_end = (now // 60 + 1) * 60, (now // 86_400 + 1) * 86_400
+        args = Args(
+            per_minute=case.policy.per_minute,
+            per_day=case.policy.per_day or 0,
+            minute_ttl=minute_end - now + 5,
+            day_ttl=day_end - now + 5,
+            now=now,
+            strikes=BAN_STRIKES if case.policy.bans else 0,
+            generation="",
+        )
+        for _ in range(calls):
+            outcomes.append(backend.run(Keys.of(subject, now, "limiter-test:"), args))
+    return outcomes
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_both_backends_give_the_outcomes_of_the_table(case):
+    expected = [verdict for _, calls, verdict in case.steps for _ in range(calls)]
+
+    in_memory = run(MemoryBackend(), case)
+    in_redis = run(RedisBackend(redis.Redis.from_url(settings.REDIS_URL)), case)
+
+    assert [o.verdict for o in in_memory] == expected
+    assert in_redis == in_memory  # counts, ban ends and ban numbers too
+
+
+def test_a_ban_is_numbered_and_ends_when_the_table_says(settings):
+    case = CASES[5]
+
+    outcomes = run(MemoryBackend(), case)
+
+    bans = [o for o in outcomes if o.verdict == NB]
+    assert [(o.ban_number, o.ban_ends_at - T0) for o in bans] == [
+        (1, BAN_BASE_SECONDS),
+        (2, BAN_BASE_SECONDS + 2 * BAN_BASE_SECONDS),
+    ]
+
+
+def test_only_redis_can_say_a_cached_key_is_stale():
+    # Without Redis no process caches keys (apikeys.keyring), so memory never checks.
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    subject = Subject("a1", "k1", Policy(5, 5))
+    keys = Keys.of(subject, T0, "limiter-test:")
+    client.set(keys.generation, "current")
+    args = Args(5, 5, 45, 3600, T0, 0, generation="an-old-one")
+
+    assert RedisBackend(client).run(keys, args).verdict == Verdict.STALE_KEY
+    assert client.get(keys.minute) is None  # nothing counted
+    assert MemoryBackend().run(keys, args).verdict == Verdict.ADMITTED
