@@ -52,6 +52,16 @@ class ApiGatewayMiddleware:
         # DisallowedHost becomes a 400 Error body.
         request.get_host()
         decision = admit(request)
+        fields = request.META.get("QUERY_STRING", "").count("&") + 1
+        if fields > settings.DATA_UPLOAD_MAX_NUMBER_FIELDS and decision.allowed:
+            # Django would refuse them only when a view reads them; refused here for every path,
+            # the public schema included, as what it is: the client's mistake.
+            refused = error_response(
+                400, "malformed_request", "The request has too many query parameters."
+            )
+            for name, value in decision.headers.items():
+                refused[name] = value
+            return refused
         if decision.allowed:
             response = self.get_response(request)
         else:
