@@ -24,6 +24,7 @@ Redis Cluster, the key generation aside (one global key, to be moved to each acc
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import threading
@@ -33,10 +34,10 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-import redis
 from django.conf import settings
 
 from apikeys.models import Limits
+from apikeys.redis_client import RedisClient, RedisError, ReplyError
 
 logger = logging.getLogger("petstore.ratelimit")
 
@@ -207,13 +208,15 @@ class Args:
 _SCRIPT = """
 local per_minute, per_day = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now, strikes_needed = tonumber(ARGV[5]), tonumber(ARGV[6])
-if ARGV[10] ~= '' and redis.call('GET', KEYS[7]) ~= ARGV[10] then
+-- Everything a check reads, in one call: generation, ban, minute, day.
+local read = redis.call('MGET', KEYS[7], KEYS[4], KEYS[1], KEYS[2])
+if ARGV[10] ~= '' and read[1] ~= ARGV[10] then
   return {4, 0, 0, 0, 0}
 end
-local banned_until = tonumber(redis.call('GET', KEYS[4]) or '0')
-local minute = tonumber(redis.call('GET', KEYS[1]) or '0')
+local banned_until = tonumber(read[2] or '0')
+local minute = tonumber(read[3] or '0')
 local day = 0
-if per_day > 0 then day = tonumber(redis.call('GET', KEYS[2]) or '0') end
+if per_day > 0 then day = tonumber(read[4] or '0') end
 if banned_until <= now and minute < per_minute and (per_day == 0 or day < per_day) then
   minute = redis.call('INCR', KEYS[1])
   if minute == 1 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
@@ -315,25 +318,27 @@ class MemoryBackend:
 class RedisBackend:
     """The script in Redis: one round trip per check, atomic across every process."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    SHA = hashlib.sha1(_SCRIPT.encode()).hexdigest()  # noqa: S324 (the name Redis gives it)
+
+    def __init__(self, client: RedisClient) -> None:
         self.client = client
-        self._sha: str | None = None
 
     def run(self, keys: Keys, args: Args) -> Outcome:
         names, values = keys.as_list(), args.as_list()
-        if self._sha is not None:
-            try:
-                return _outcome(self.client.evalsha(self._sha, len(names), *names, *values))
-            except redis.exceptions.NoScriptError:
-                pass  # Redis restarted and forgot it: load it again below.
-        self._sha = self.client.script_load(_SCRIPT)
-        return _outcome(self.client.evalsha(self._sha, len(names), *names, *values))
+        try:
+            return _outcome(self.client.execute("EVALSHA", self.SHA, len(names), *names, *values))
+        except ReplyError as exc:
+            if not str(exc).startswith("NOSCRIPT"):
+                raise
+        # Redis restarted, or is new, and does not know the script yet: load it, once.
+        self.client.execute("SCRIPT", "LOAD", _SCRIPT)
+        return _outcome(self.client.execute("EVALSHA", self.SHA, len(names), *names, *values))
 
     def read(self, names: list[str], now: float) -> list[int]:
-        return [int(value or 0) for value in self.client.mget(names)]
+        return [int(value or 0) for value in self.client.execute("MGET", *names)]
 
     def delete(self, names: list[str]) -> None:
-        self.client.delete(*names)
+        self.client.execute("DEL", *names)
 
 
 def _outcome(raw: list[int]) -> Outcome:
@@ -359,8 +364,7 @@ class Limiter:
     def _redis_backend(self) -> RedisBackend | None:
         """The shared Redis of Django's default cache, if that is where the cache lives.
 
-        A client of our own, built from the same setting: the script needs a raw client, which
-        Django's cache does not offer publicly.
+        A client of our own, built from the same setting (``apikeys.redis_client`` says why).
         """
         config: dict[str, Any] = settings.CACHES["default"]
         if config["BACKEND"] != "django.core.cache.backends.redis.RedisCache":
@@ -369,7 +373,7 @@ class Limiter:
         current = self._redis
         if current is None or current[0] != location:
             options = config.get("OPTIONS", {})
-            client = redis.Redis.from_url(
+            client = RedisClient(
                 location,
                 socket_timeout=options.get("socket_timeout", 0.5),
                 socket_connect_timeout=options.get("socket_connect_timeout", 0.5),
@@ -473,7 +477,7 @@ class Limiter:
         if backend is not None:
             try:
                 outcome = backend.run(Keys.of(subject, now, self._prefix()), args)
-            except redis.RedisError as exc:
+            except RedisError as exc:
                 self._failed(exc)
             else:
                 self._succeeded()
@@ -488,7 +492,7 @@ class Limiter:
             keys = Keys.of(subject, now, self._prefix())
             try:
                 minute, day, refused = backend.read([keys.minute, keys.day, keys.refused], now)
-            except redis.RedisError as exc:
+            except RedisError as exc:
                 self._failed(exc)
             else:
                 return minute, day, refused
@@ -504,7 +508,7 @@ class Limiter:
         if backend is not None:
             try:
                 backend.delete(_ban_names(Keys.of(subject, now, self._prefix())))
-            except redis.RedisError as exc:
+            except RedisError as exc:
                 self._failed(exc)
 
     # Key generations (see apikeys.keyring) ---------------------------------------------------
@@ -518,8 +522,10 @@ class Limiter:
         fresh = uuid.uuid4().hex
         try:
             # One round trip: the current value, or ours if there was none.
-            current = backend.client.set(self._prefix() + KEY_GENERATION, fresh, nx=True, get=True)
-        except redis.RedisError as exc:
+            current = backend.client.execute(
+                "SET", self._prefix() + KEY_GENERATION, fresh, "NX", "GET"
+            )
+        except RedisError as exc:
             self._failed(exc)
             return None
         return current.decode() if isinstance(current, bytes) else fresh
@@ -531,8 +537,8 @@ class Limiter:
             return
         try:
             # Random, not a counter: a Redis that restarted empty can never repeat an old value.
-            backend.client.set(self._prefix() + KEY_GENERATION, uuid.uuid4().hex)
-        except redis.RedisError as exc:
+            backend.client.execute("SET", self._prefix() + KEY_GENERATION, uuid.uuid4().hex)
+        except RedisError as exc:
             self._failed(exc)
 
     def reset(self) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import redis
 from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
@@ -24,6 +23,9 @@ def _address(group: str, request: HttpRequest) -> str:
 def login(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
     """admin.site.login, answering 429 with a page of its own once an address tries too often."""
     if request.method == "POST":
+        # Here, not at the top: the API's workers never load redis-py (apikeys.redis_client).
+        import redis
+
         try:
             limited = is_ratelimited(
                 request,

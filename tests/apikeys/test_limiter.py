@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-import redis
 from django.conf import settings
 
 from apikeys.limiter import (
@@ -21,6 +20,7 @@ from apikeys.limiter import (
     Subject,
     Verdict,
 )
+from apikeys.redis_client import RedisClient
 
 A, R, B, NB = Verdict.ADMITTED, Verdict.REFUSED, Verdict.BANNED, Verdict.NEWLY_BANNED
 T0 = 1_795_000_040  # 20 s into a minute, 11 h into a UTC day
@@ -88,7 +88,7 @@ def test_both_backends_give_the_outcomes_of_the_table(case):
     expected = [verdict for _, calls, verdict in case.steps for _ in range(calls)]
 
     in_memory = run(MemoryBackend(), case)
-    in_redis = run(RedisBackend(redis.Redis.from_url(settings.REDIS_URL)), case)
+    in_redis = run(RedisBackend(RedisClient(settings.REDIS_URL)), case)
 
     assert [o.verdict for o in in_memory] == expected
     assert in_redis == in_memory  # counts, ban ends and ban numbers too
@@ -108,12 +108,12 @@ def test_a_ban_is_numbered_and_ends_when_the_table_says(settings):
 
 def test_only_redis_can_say_a_cached_key_is_stale():
     # Without Redis no process caches keys (apikeys.keyring), so memory never checks.
-    client = redis.Redis.from_url(settings.REDIS_URL)
+    client = RedisClient(settings.REDIS_URL)
     subject = Subject("a1", "k1", Policy(5, 5))
     keys = Keys.of(subject, T0, "limiter-test:")
-    client.set(keys.generation, "current")
+    client.execute("SET", keys.generation, "current")
     args = Args(5, 5, 45, 3600, T0, 0, generation="an-old-one")
 
     assert RedisBackend(client).run(keys, args).verdict == Verdict.STALE_KEY
-    assert client.get(keys.minute) is None  # nothing counted
+    assert client.execute("GET", keys.minute) is None  # nothing counted
     assert MemoryBackend().run(keys, args).verdict == Verdict.ADMITTED

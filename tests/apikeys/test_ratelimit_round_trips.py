@@ -8,18 +8,29 @@ import pytest
 import redis
 from django.conf import settings
 
+from apikeys.redis_client import RedisClient
+
 
 @pytest.fixture
 def redis_commands(monkeypatch):
-    """Every command any Redis client in this process sends, in order (a spy: they still run)."""
+    """Every command any Redis client in this process sends, in order (a spy: they still run):
+    the limiter's own (apikeys.redis_client) and redis-py's (Django's cache)."""
     sent: list[str] = []
-    real = redis.Redis.execute_command
 
-    def counting(self, *args, **options):
-        sent.append(str(args[0]))
-        return real(self, *args, **options)
+    def spy(cls, method):
+        real = getattr(cls, method)
 
-    monkeypatch.setattr(redis.Redis, "execute_command", counting)
+        def counting(self, *args, **options):
+            name = str(args[0])
+            if name == "SCRIPT":
+                name = f"SCRIPT {args[1]}"
+            sent.append(name)
+            return real(self, *args, **options)
+
+        monkeypatch.setattr(cls, method, counting)
+
+    spy(redis.Redis, "execute_command")
+    spy(RedisClient, "execute")
     return sent
 
 
