@@ -21,10 +21,12 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.html import format_html
 
 from apikeys import services
 from apikeys.limiter import account_usage
 from apikeys.models import Account, ApiKey, Ban, Plan
+from petstore.admin import badge, clipped, short_date
 
 DEFAULT_GRACE_HOURS = 24
 
@@ -58,6 +60,28 @@ def _show_keys_once(
     # Not kept by the browser or any cache between us and it.
     response["Cache-Control"] = "no-store"
     return response
+
+
+def key_state_badge(api_key: ApiKey) -> str:
+    """The key's state, with when it came about in the tooltip."""
+    state = api_key.state(timezone.now())
+    if state == "active":
+        return badge(state, works=True)
+    when = {"revoked": api_key.revoked_at, "expired": api_key.expires_at}.get(state)
+    tooltip = f"{state} {when:%Y-%m-%d %H:%M} UTC" if when else "the account is suspended"
+    return badge(state, works=False, tooltip=tooltip)
+
+
+def prefix_cell(api_key: ApiKey, tooltip: str = "") -> str:
+    """The prefix, which may wrap after its shared start (``petstore_live_``) when the list is
+    short of width; when the key was made is in its tooltip unless another is given."""
+    head, _, tail = api_key.prefix.rpartition("_")
+    return format_html(
+        '<span class="key-prefix" title="{}">{}_<wbr>{}</span>',
+        tooltip or f"created {api_key.created_at:%Y-%m-%d %H:%M} UTC",
+        head,
+        tail,
+    )
 
 
 @admin.register(Plan)
@@ -101,16 +125,17 @@ class SuspendedFilter(admin.SimpleListFilter):
 
 @admin.register(Account)
 class AccountAdmin(admin.ModelAdmin):
+    # What a manager decides on first (state, plan), then usage, then dates; the email sits
+    # under the name rather than in a column of its own, to leave the width to the numbers.
     list_display = (
-        "name",
-        "email",
+        "name_and_email",
+        "is_active",
         "plan",
         "key_count",
         "requests_this_minute",
         "requests_today",
         "refused_today",
         "last_used",
-        "is_active",
     )
     list_filter = ("plan", SuspendedFilter)
     search_fields = ("name", "email")
@@ -137,17 +162,31 @@ class AccountAdmin(admin.ModelAdmin):
             .annotate(key_total=Count("api_keys"), last_use=Max("api_keys__last_used_at"))
         )
 
+    @admin.display(description="name", ordering="name")
+    def name_and_email(self, account: Account) -> str:
+        if not account.email:
+            return clipped(account.name)
+        return format_html(
+            '{}<br><small class="clipped">{}</small>', clipped(account.name), account.email
+        )
+
     @admin.display(description="keys", ordering="key_total")
     def key_count(self, account: Any) -> int:
         return account.key_total
 
     @admin.display(description="last use", ordering="last_use")
-    def last_used(self, account: Any) -> Any:
-        return account.last_use
+    def last_used(self, account: Any) -> str | None:
+        return short_date(account.last_use)
 
-    @admin.display(description="active", boolean=True)
-    def is_active(self, account: Account) -> bool:
-        return not account.is_suspended
+    @admin.display(description="state", ordering="suspended_at")
+    def is_active(self, account: Account) -> str:
+        if account.suspended_at is None:
+            return badge("active", works=True)
+        return badge(
+            "suspended",
+            works=False,
+            tooltip=f"suspended since {account.suspended_at:%Y-%m-%d %H:%M} UTC: every key refused",
+        )
 
     @admin.display(description="this minute")
     def requests_this_minute(self, account: Account) -> int:
@@ -157,7 +196,7 @@ class AccountAdmin(admin.ModelAdmin):
     def requests_today(self, account: Account) -> int:
         return account_usage(account.pk).today
 
-    @admin.display(description="refused today")
+    @admin.display(description="refused")
     def refused_today(self, account: Account) -> int:
         return account_usage(account.pk).refused_today
 
@@ -284,14 +323,15 @@ class KeyStateFilter(admin.SimpleListFilter):
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
+    # State first, as a badge: it is what a manager checks after revoking or rotating. The
+    # creation date is in the prefix's tooltip (the list is in creation order), not a column.
     list_display = (
-        "prefix",
-        "name",
-        "account",
-        "created_at",
-        "last_used_at",
-        "expires_at",
+        "key_prefix",
         "state",
+        "account_name",
+        "key_name",
+        "last_used",
+        "expires",
     )
     list_filter = (KeyStateFilter, "account__plan")
     search_fields = ("prefix", "name", "account__name")
@@ -324,7 +364,27 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
     @admin.display(description="state")
     def state(self, api_key: ApiKey) -> str:
-        return api_key.state(timezone.now())
+        return key_state_badge(api_key)
+
+    @admin.display(description="account", ordering="account__name")
+    def account_name(self, api_key: ApiKey) -> str:
+        return clipped(api_key.account.name)
+
+    @admin.display(description="name", ordering="name")
+    def key_name(self, api_key: ApiKey) -> str:
+        return clipped(api_key.name)
+
+    @admin.display(description="last use", ordering="last_used_at")
+    def last_used(self, api_key: ApiKey) -> str | None:
+        return short_date(api_key.last_used_at)
+
+    @admin.display(description="expires", ordering="expires_at")
+    def expires(self, api_key: ApiKey) -> str | None:
+        return short_date(api_key.expires_at)
+
+    @admin.display(description="prefix", ordering="prefix")
+    def key_prefix(self, api_key: ApiKey) -> str:
+        return prefix_cell(api_key)
 
     @admin.action(description="Revoke selected keys", permissions=["change"])
     def revoke(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> HttpResponse | None:
@@ -412,12 +472,12 @@ class BanStateFilter(admin.SimpleListFilter):
 @admin.register(Ban)
 class BanAdmin(admin.ModelAdmin):
     list_display = (
-        "api_key",
-        "account",
-        "started_at",
-        "ends_at",
-        "is_current",
-        "lifted_at",
+        "key",
+        "state",
+        "account_name",
+        "ends",
+        "started",
+        "lifted",
         "lifted_by",
     )
     list_filter = (BanStateFilter,)
@@ -437,9 +497,33 @@ class BanAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # bans are made by the rate limiter
 
-    @admin.display(description="current", boolean=True)
-    def is_current(self, ban: Ban) -> bool:
-        return ban.is_active
+    @admin.display(description="key", ordering="api_key__prefix")
+    def key(self, ban: Ban) -> str:
+        return prefix_cell(ban.api_key, tooltip=str(ban.api_key))
+
+    @admin.display(description="state", ordering="ends_at")
+    def state(self, ban: Ban) -> str:
+        if ban.lifted_at is not None:
+            return badge("lifted", works=True)
+        if ban.is_active:
+            return badge("in force", works=False, tooltip="the key is refused until it ends")
+        return badge("ended", works=True)
+
+    @admin.display(description="account", ordering="account__name")
+    def account_name(self, ban: Ban) -> str:
+        return clipped(ban.account.name)
+
+    @admin.display(description="ends", ordering="ends_at")
+    def ends(self, ban: Ban) -> str | None:
+        return short_date(ban.ends_at)
+
+    @admin.display(description="started", ordering="started_at")
+    def started(self, ban: Ban) -> str | None:
+        return short_date(ban.started_at)
+
+    @admin.display(description="lifted", ordering="lifted_at")
+    def lifted(self, ban: Ban) -> str | None:
+        return short_date(ban.lifted_at)
 
     @admin.action(description="Lift selected bans", permissions=["change"])
     def lift(self, request: HttpRequest, queryset: QuerySet[Ban]) -> None:
