@@ -138,11 +138,11 @@ class ApiKeyInline(admin.TabularInline):
         return clipped(api_key.name)
 
     @admin.display(description="last use")
-    def last_used(self, api_key: ApiKey) -> str | None:
+    def last_used(self, api_key: ApiKey) -> str:
         return short_date(api_key.last_used_at)
 
     @admin.display(description="expires")
-    def expires(self, api_key: ApiKey) -> str | None:
+    def expires(self, api_key: ApiKey) -> str:
         return short_date(api_key.expires_at)
 
     @admin.display(description="")
@@ -237,7 +237,7 @@ class AccountAdmin(admin.ModelAdmin):
         return account.key_total
 
     @admin.display(description="last use", ordering="last_use")
-    def last_used(self, account: Any) -> str | None:
+    def last_used(self, account: Any) -> str:
         return short_date(account.last_use)
 
     @admin.display(description="state", ordering="suspended_at")
@@ -531,11 +531,11 @@ class ApiKeyAdmin(admin.ModelAdmin):
         return clipped(api_key.name)
 
     @admin.display(description="last use", ordering="last_used_at")
-    def last_used(self, api_key: ApiKey) -> str | None:
+    def last_used(self, api_key: ApiKey) -> str:
         return short_date(api_key.last_used_at)
 
     @admin.display(description="expires", ordering="expires_at")
-    def expires(self, api_key: ApiKey) -> str | None:
+    def expires(self, api_key: ApiKey) -> str:
         return short_date(api_key.expires_at)
 
     @admin.display(description="prefix", ordering="prefix")
@@ -670,15 +670,15 @@ class BanAdmin(admin.ModelAdmin):
         return clipped(ban.account.name)
 
     @admin.display(description="ends", ordering="ends_at")
-    def ends(self, ban: Ban) -> str | None:
+    def ends(self, ban: Ban) -> str:
         return short_date(ban.ends_at)
 
     @admin.display(description="started", ordering="started_at")
-    def started(self, ban: Ban) -> str | None:
+    def started(self, ban: Ban) -> str:
         return short_date(ban.started_at)
 
     @admin.display(description="lifted", ordering="lifted_at")
-    def lifted(self, ban: Ban) -> str | None:
+    def lifted(self, ban: Ban) -> str:
         return short_date(ban.lifted_at)
 
     @admin.action(description="Lift selected bans", permissions=["change"])

@@ -59,7 +59,7 @@ class PetAdmin(admin.ModelAdmin):
         return clipped(pet.category.name)
 
     @admin.display(description="created", ordering="created_at")
-    def created(self, pet: Pet) -> str | None:
+    def created(self, pet: Pet) -> str:
         return short_date(pet.created_at)
 
     @admin.action(description="Mark selected animals available", permissions=["change"])

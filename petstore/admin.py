@@ -24,10 +24,10 @@ admin.site.index_title = "Animals, adoptions and customer accounts"
 WORKS, REFUSED = "✓", "✕"
 
 
-def short_date(value: datetime | None) -> SafeString | None:
-    """The day, with the full instant (and its time zone) in a tooltip; None shows as '-'."""
+def short_date(value: datetime | None) -> str:
+    """The day, with the full instant (and its time zone) in a tooltip."""
     if value is None:
-        return None
+        return admin.site.empty_value_display
     local = timezone.localtime(value)
     return format_html(
         '<time datetime="{}" title="{}">{}</time>',

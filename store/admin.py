@@ -50,11 +50,11 @@ class OrderAdmin(admin.ModelAdmin):
         return clipped(order.account.name)
 
     @admin.display(description="ship date", ordering="ship_date")
-    def ship(self, order: Order) -> str | None:
+    def ship(self, order: Order) -> str:
         return short_date(order.ship_date)
 
     @admin.display(description="created", ordering="created_at")
-    def created(self, order: Order) -> str | None:
+    def created(self, order: Order) -> str:
         return short_date(order.created_at)
 
     @admin.action(description="Approve selected orders", permissions=["change"])
