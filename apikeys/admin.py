@@ -15,16 +15,19 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Max, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 
 from apikeys import services
 from apikeys.limiter import account_usage
 from apikeys.models import Account, ApiKey, Ban, Plan
+from petstore.admin import badge, clipped, short_date
 
 DEFAULT_GRACE_HOURS = 24
 
@@ -43,8 +46,13 @@ def _spend_token(request: HttpRequest, purpose: str) -> bool:
 
 
 def _show_keys_once(
-    request: HttpRequest, title: str, issued: list[services.IssuedKey], back_url: str
+    request: HttpRequest,
+    title: str,
+    issued: list[services.IssuedKey],
+    back_url: str,
+    account: Account | None = None,
 ) -> TemplateResponse:
+    """The page that shows new keys, once; its breadcrumbs lead to ``account`` when given."""
     response = TemplateResponse(
         request,
         "admin/apikeys/key_issued.html",
@@ -53,11 +61,34 @@ def _show_keys_once(
             "title": title,
             "issued": issued,
             "back_url": back_url,
+            "account": account,
         },
     )
     # Not kept by the browser or any cache between us and it.
     response["Cache-Control"] = "no-store"
     return response
+
+
+def key_state_badge(api_key: ApiKey) -> str:
+    """The key's state, with when it came about in the tooltip."""
+    state = api_key.state(timezone.now())
+    if state == "active":
+        return badge(state, works=True)
+    when = {"revoked": api_key.revoked_at, "expired": api_key.expires_at}.get(state)
+    tooltip = f"{state} {when:%Y-%m-%d %H:%M} UTC" if when else "the account is suspended"
+    return badge(state, works=False, tooltip=tooltip)
+
+
+def prefix_cell(api_key: ApiKey, tooltip: str = "") -> str:
+    """The prefix, which may wrap after its shared start (``petstore_live_``) when the list is
+    short of width; when the key was made is in its tooltip unless another is given."""
+    head, _, tail = api_key.prefix.rpartition("_")
+    return format_html(
+        '<span class="key-prefix" title="{}">{}_<wbr>{}</span>',
+        tooltip or f"created {api_key.created_at:%Y-%m-%d %H:%M} UTC",
+        head,
+        tail,
+    )
 
 
 @admin.register(Plan)
@@ -72,16 +103,71 @@ class PlanAdmin(admin.ModelAdmin):
         return False
 
 
+KEY_COLUMNS = ("key_prefix", "state", "key_name", "last_used", "expires")
+
+
 class ApiKeyInline(admin.TabularInline):
+    """An account's keys on its page, each with Rotate and Revoke for those who may change keys;
+    both go through a confirmation page (AccountAdmin.rotate_key_view, revoke_key_view)."""
+
     model = ApiKey
-    fields = ("prefix", "name", "created_at", "last_used_at", "expires_at", "revoked_at")
-    readonly_fields = fields
+    fields = KEY_COLUMNS
+    readonly_fields = (*KEY_COLUMNS, "key_actions")
     extra = 0
     can_delete = False
     show_change_link = True
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        if request.user.has_perm("apikeys.change_apikey"):
+            return (*KEY_COLUMNS, "key_actions")
+        return KEY_COLUMNS
+
+    @admin.display(description="prefix")
+    def key_prefix(self, api_key: ApiKey) -> str:
+        return prefix_cell(api_key)
+
+    @admin.display(description="state")
+    def state(self, api_key: ApiKey) -> str:
+        return key_state_badge(api_key)
+
+    @admin.display(description="name")
+    def key_name(self, api_key: ApiKey) -> str:
+        return clipped(api_key.name)
+
+    @admin.display(description="last use")
+    def last_used(self, api_key: ApiKey) -> str:
+        return short_date(api_key.last_used_at)
+
+    @admin.display(description="expires")
+    def expires(self, api_key: ApiKey) -> str:
+        return short_date(api_key.expires_at)
+
+    @admin.display(description="")
+    def key_actions(self, api_key: ApiKey) -> str:
+        # A revoked key stays revoked; an expired one would be replaced by an expired key.
+        state = api_key.state(timezone.now())
+        links = []
+        if state not in ("revoked", "expired"):
+            links.append(("rotate", "Rotate"))
+        if state != "revoked":
+            links.append(("revoke", "Revoke"))
+        return format_html_join(
+            " ",
+            '<a class="button key-{}" href="{}">{}</a>',
+            (
+                (
+                    action,
+                    reverse(
+                        f"admin:apikeys_account_{action}_key", args=[api_key.account_id, api_key.pk]
+                    ),
+                    label,
+                )
+                for action, label in links
+            ),
+        )
 
 
 class SuspendedFilter(admin.SimpleListFilter):
@@ -101,16 +187,17 @@ class SuspendedFilter(admin.SimpleListFilter):
 
 @admin.register(Account)
 class AccountAdmin(admin.ModelAdmin):
+    # What a manager decides on first (state, plan), then usage, then dates; the email sits
+    # under the name rather than in a column of its own, to leave the width to the numbers.
     list_display = (
-        "name",
-        "email",
+        "name_and_email",
+        "is_active",
         "plan",
         "key_count",
         "requests_this_minute",
         "requests_today",
         "refused_today",
         "last_used",
-        "is_active",
     )
     list_filter = ("plan", SuspendedFilter)
     search_fields = ("name", "email")
@@ -137,17 +224,31 @@ class AccountAdmin(admin.ModelAdmin):
             .annotate(key_total=Count("api_keys"), last_use=Max("api_keys__last_used_at"))
         )
 
+    @admin.display(description="name", ordering="name")
+    def name_and_email(self, account: Account) -> str:
+        if not account.email:
+            return clipped(account.name)
+        return format_html(
+            '{}<br><small class="clipped">{}</small>', clipped(account.name), account.email
+        )
+
     @admin.display(description="keys", ordering="key_total")
     def key_count(self, account: Any) -> int:
         return account.key_total
 
     @admin.display(description="last use", ordering="last_use")
-    def last_used(self, account: Any) -> Any:
-        return account.last_use
+    def last_used(self, account: Any) -> str:
+        return short_date(account.last_use)
 
-    @admin.display(description="active", boolean=True)
-    def is_active(self, account: Account) -> bool:
-        return not account.is_suspended
+    @admin.display(description="state", ordering="suspended_at")
+    def is_active(self, account: Account) -> str:
+        if account.suspended_at is None:
+            return badge("active", works=True)
+        return badge(
+            "suspended",
+            works=False,
+            tooltip=f"suspended since {account.suspended_at:%Y-%m-%d %H:%M} UTC: every key refused",
+        )
 
     @admin.display(description="this minute")
     def requests_this_minute(self, account: Account) -> int:
@@ -157,7 +258,7 @@ class AccountAdmin(admin.ModelAdmin):
     def requests_today(self, account: Account) -> int:
         return account_usage(account.pk).today
 
-    @admin.display(description="refused today")
+    @admin.display(description="refused")
     def refused_today(self, account: Account) -> int:
         return account_usage(account.pk).refused_today
 
@@ -193,8 +294,100 @@ class AccountAdmin(admin.ModelAdmin):
                 self.admin_site.admin_view(self.issue_key_view),
                 name="apikeys_account_issue_key",
             ),
+            path(
+                "<int:account_id>/keys/<int:key_id>/rotate/",
+                self.admin_site.admin_view(self.rotate_key_view),
+                name="apikeys_account_rotate_key",
+            ),
+            path(
+                "<int:account_id>/keys/<int:key_id>/revoke/",
+                self.admin_site.admin_view(self.revoke_key_view),
+                name="apikeys_account_revoke_key",
+            ),
             *super().get_urls(),
         ]
+
+    # One key, from its account's page: GET asks, POST acts. The history records the same
+    # entries as the key list's actions.
+
+    def _key_to_change(self, request: HttpRequest, account_id: int, key_id: int) -> ApiKey:
+        api_key = get_object_or_404(
+            ApiKey.objects.select_related("account__plan"), pk=key_id, account_id=account_id
+        )
+        if not self.admin_site.get_model_admin(ApiKey).has_change_permission(request, api_key):
+            raise PermissionDenied
+        return api_key
+
+    def rotate_key_view(self, request: HttpRequest, account_id: int, key_id: int) -> HttpResponse:
+        api_key = self._key_to_change(request, account_id, key_id)
+        account = api_key.account
+        back_url = reverse("admin:apikeys_account_change", args=[account.pk])
+        state = api_key.state(timezone.now())
+        if state in ("revoked", "expired"):
+            messages.warning(
+                request,
+                f"Key {api_key.prefix}… is {state} and cannot be rotated: issue a new key instead.",
+            )
+            return HttpResponseRedirect(back_url)
+        purpose = f"rotate-key:{api_key.pk}"
+        form = RotateForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            if not _spend_token(request, purpose):
+                messages.warning(request, "That form was already used; nothing was rotated.")
+                return HttpResponseRedirect(back_url)
+            grace = timedelta(hours=form.cleaned_data["grace_hours"])
+            new = services.apikey_rotate(api_key=api_key, grace=grace)
+            self.log_change(request, api_key, f"Rotated: replaced by {new.api_key.prefix}…")
+            self.log_addition(request, new.api_key, f"Issued to replace {api_key.prefix}…")
+            messages.success(
+                request,
+                f"Key {api_key.prefix}… rotated: it keeps working until "
+                f"{api_key.expires_at:%Y-%m-%d %H:%M} UTC, then only its replacement does.",
+            )
+            return _show_keys_once(
+                request, f"Replacement API key for {account}", [new], back_url, account
+            )
+        return self._confirm_key(request, api_key, "rotate", form, _new_token(request, purpose))
+
+    def revoke_key_view(self, request: HttpRequest, account_id: int, key_id: int) -> HttpResponse:
+        api_key = self._key_to_change(request, account_id, key_id)
+        back_url = reverse("admin:apikeys_account_change", args=[api_key.account_id])
+        if api_key.revoked_at is not None:
+            messages.info(request, f"Key {api_key.prefix}… was already revoked.")
+            return HttpResponseRedirect(back_url)
+        if request.method == "POST":
+            if services.apikey_revoke(api_key=api_key, revoked_by=request.user):
+                self.log_change(request, api_key, "Revoked")
+            messages.success(
+                request, f"Key {api_key.prefix}… revoked; it is refused from its next request on."
+            )
+            return HttpResponseRedirect(back_url)
+        return self._confirm_key(request, api_key, "revoke", None, "")
+
+    def _confirm_key(
+        self,
+        request: HttpRequest,
+        api_key: ApiKey,
+        action: str,
+        form: forms.Form | None,
+        one_time_token: str,
+    ) -> TemplateResponse:
+        return TemplateResponse(
+            request,
+            "admin/apikeys/account/confirm_key.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": f"{action.capitalize()} key {api_key.prefix}…?",
+                "account": api_key.account,
+                "api_key": api_key,
+                "state": key_state_badge(api_key),
+                "action": action,
+                "form": form,
+                "one_time_token": one_time_token,
+                "back_url": reverse("admin:apikeys_account_change", args=[api_key.account_id]),
+                "opts": self.model._meta,
+            },
+        )
 
     def issue_key_view(self, request: HttpRequest, account_id: int) -> HttpResponse:
         account = get_object_or_404(Account, pk=account_id)
@@ -218,7 +411,9 @@ class AccountAdmin(admin.ModelAdmin):
                 expires_in=timedelta(days=days) if days else None,
             )
             self.log_addition(request, issued.api_key, f"Issued key {issued.api_key.prefix}…")
-            return _show_keys_once(request, f"API key issued for {account}", [issued], back_url)
+            return _show_keys_once(
+                request, f"API key issued for {account}", [issued], back_url, account
+            )
         return TemplateResponse(
             request,
             "admin/apikeys/issue_key.html",
@@ -284,14 +479,15 @@ class KeyStateFilter(admin.SimpleListFilter):
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
+    # State first, as a badge: it is what a manager checks after revoking or rotating. The
+    # creation date is in the prefix's tooltip (the list is in creation order), not a column.
     list_display = (
-        "prefix",
-        "name",
-        "account",
-        "created_at",
-        "last_used_at",
-        "expires_at",
+        "key_prefix",
         "state",
+        "account_name",
+        "key_name",
+        "last_used",
+        "expires",
     )
     list_filter = (KeyStateFilter, "account__plan")
     search_fields = ("prefix", "name", "account__name")
@@ -324,7 +520,27 @@ class ApiKeyAdmin(admin.ModelAdmin):
 
     @admin.display(description="state")
     def state(self, api_key: ApiKey) -> str:
-        return api_key.state(timezone.now())
+        return key_state_badge(api_key)
+
+    @admin.display(description="account", ordering="account__name")
+    def account_name(self, api_key: ApiKey) -> str:
+        return clipped(api_key.account.name)
+
+    @admin.display(description="name", ordering="name")
+    def key_name(self, api_key: ApiKey) -> str:
+        return clipped(api_key.name)
+
+    @admin.display(description="last use", ordering="last_used_at")
+    def last_used(self, api_key: ApiKey) -> str:
+        return short_date(api_key.last_used_at)
+
+    @admin.display(description="expires", ordering="expires_at")
+    def expires(self, api_key: ApiKey) -> str:
+        return short_date(api_key.expires_at)
+
+    @admin.display(description="prefix", ordering="prefix")
+    def key_prefix(self, api_key: ApiKey) -> str:
+        return prefix_cell(api_key)
 
     @admin.action(description="Revoke selected keys", permissions=["change"])
     def revoke(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> HttpResponse | None:
@@ -412,12 +628,12 @@ class BanStateFilter(admin.SimpleListFilter):
 @admin.register(Ban)
 class BanAdmin(admin.ModelAdmin):
     list_display = (
-        "api_key",
-        "account",
-        "started_at",
-        "ends_at",
-        "is_current",
-        "lifted_at",
+        "key",
+        "state",
+        "account_name",
+        "ends",
+        "started",
+        "lifted",
         "lifted_by",
     )
     list_filter = (BanStateFilter,)
@@ -437,9 +653,33 @@ class BanAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # bans are made by the rate limiter
 
-    @admin.display(description="current", boolean=True)
-    def is_current(self, ban: Ban) -> bool:
-        return ban.is_active
+    @admin.display(description="key", ordering="api_key__prefix")
+    def key(self, ban: Ban) -> str:
+        return prefix_cell(ban.api_key, tooltip=str(ban.api_key))
+
+    @admin.display(description="state", ordering="ends_at")
+    def state(self, ban: Ban) -> str:
+        if ban.lifted_at is not None:
+            return badge("lifted", works=True)
+        if ban.is_active:
+            return badge("in force", works=False, tooltip="the key is refused until it ends")
+        return badge("ended", works=True)
+
+    @admin.display(description="account", ordering="account__name")
+    def account_name(self, ban: Ban) -> str:
+        return clipped(ban.account.name)
+
+    @admin.display(description="ends", ordering="ends_at")
+    def ends(self, ban: Ban) -> str:
+        return short_date(ban.ends_at)
+
+    @admin.display(description="started", ordering="started_at")
+    def started(self, ban: Ban) -> str:
+        return short_date(ban.started_at)
+
+    @admin.display(description="lifted", ordering="lifted_at")
+    def lifted(self, ban: Ban) -> str:
+        return short_date(ban.lifted_at)
 
     @admin.action(description="Lift selected bans", permissions=["change"])
     def lift(self, request: HttpRequest, queryset: QuerySet[Ban]) -> None:

@@ -7,13 +7,22 @@ from django.http import HttpRequest
 
 from pets import services
 from pets.models import Category, Pet, PetStatus
+from petstore.admin import clipped, short_date
 from petstore.exceptions import DomainError
 
 
 @admin.register(Category)
 class CategoryAdmin(admin.ModelAdmin):
-    list_display = ("name", "description")
+    list_display = ("category_name", "summary")
     search_fields = ("name",)
+
+    @admin.display(description="name", ordering="name")
+    def category_name(self, category: Category) -> str:
+        return clipped(category.name)
+
+    @admin.display(description="description")
+    def summary(self, category: Category) -> str:
+        return clipped(category.description)
 
 
 class PetAdminForm(forms.ModelForm):
@@ -33,12 +42,25 @@ class PetAdminForm(forms.ModelForm):
 @admin.register(Pet)
 class PetAdmin(admin.ModelAdmin):
     form = PetAdminForm
-    list_display = ("name", "category", "status", "created_at")
+    # Status first after the name: it is what staff change here.
+    list_display = ("pet_name", "status", "category_name", "created")
     list_filter = ("status", "category")
     search_fields = ("name",)
     list_select_related = ("category",)
     readonly_fields = ("created_at",)
     actions = ("mark_available", "mark_pending")
+
+    @admin.display(description="name", ordering="name")
+    def pet_name(self, pet: Pet) -> str:
+        return clipped(pet.name)
+
+    @admin.display(description="category", ordering="category__name")
+    def category_name(self, pet: Pet) -> str:
+        return clipped(pet.category.name)
+
+    @admin.display(description="created", ordering="created_at")
+    def created(self, pet: Pet) -> str:
+        return short_date(pet.created_at)
 
     @admin.action(description="Mark selected animals available", permissions=["change"])
     def mark_available(self, request: HttpRequest, queryset: QuerySet[Pet]) -> None:

@@ -6,6 +6,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from petstore.admin import clipped, short_date
 from petstore.exceptions import DomainError
 from store import services
 from store.models import Order
@@ -29,7 +30,8 @@ def _apply(
 
 @admin.register(Order)
 class OrderAdmin(admin.ModelAdmin):
-    list_display = ("id", "pet", "account", "status", "ship_date", "created_at")
+    # Status first after the number: it is what staff act on here.
+    list_display = ("id", "status", "pet_name", "account_name", "ship", "created")
     list_filter = ("status",)
     search_fields = ("pet__name", "account__name")
     list_select_related = ("pet", "account")
@@ -38,6 +40,22 @@ class OrderAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # orders are placed through the API, by the adopting account
+
+    @admin.display(description="animal", ordering="pet__name")
+    def pet_name(self, order: Order) -> str:
+        return clipped(order.pet.name)
+
+    @admin.display(description="account", ordering="account__name")
+    def account_name(self, order: Order) -> str:
+        return clipped(order.account.name)
+
+    @admin.display(description="ship date", ordering="ship_date")
+    def ship(self, order: Order) -> str:
+        return short_date(order.ship_date)
+
+    @admin.display(description="created", ordering="created_at")
+    def created(self, order: Order) -> str:
+        return short_date(order.created_at)
 
     @admin.action(description="Approve selected orders", permissions=["change"])
     def approve(self, request: HttpRequest, queryset: QuerySet[Order]) -> None:

@@ -47,7 +47,8 @@ def page(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1440, "height": 760})
+        # A common laptop's screen: the admin is laid out to work at this width.
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
         context.grant_permissions(["clipboard-read", "clipboard-write"])
         page = context.new_page()
         page.set_default_timeout(15_000)

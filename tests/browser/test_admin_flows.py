@@ -7,10 +7,11 @@ import urllib.error
 import urllib.request
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from playwright.sync_api import Page, expect
 
 from apikeys.models import ApiKey, Plan
-from apikeys.services import account_create
+from apikeys.services import account_create, apikey_issue
 from pets.models import Category, Pet
 from tests.browser.conftest import log_in, make_staff, screenshot
 
@@ -61,7 +62,6 @@ def test_an_account_manager_issues_a_key_that_works_then_revokes_it(page: Page, 
     assert headers["X-RateLimit-Limit"] == "300"
     page.goto(f"{base}/admin/apikeys/account/")
     expect(page.locator("#result_list tbody tr", has_text="Happy Tails")).to_contain_text("Pro")
-    screenshot(page, "account-list")
 
     page.goto(f"{base}/admin/apikeys/apikey/")
     prefix = ApiKey.objects.get().prefix
@@ -75,6 +75,75 @@ def test_an_account_manager_issues_a_key_that_works_then_revokes_it(page: Page, 
 
     status, _ = api_get(base, "/v1/pets", key)
     assert status == 401
+
+
+def test_an_account_manager_rotates_then_revokes_a_key_from_its_accounts_page(
+    page: Page, live_server
+):
+    morgan = make_staff("morgan", "Account managers")
+    account = account_create(
+        name="The Greater Manchester and Cheshire Regional Animal Rescue Association",
+        email="it@gmcrara.example",
+        plan=Plan.objects.get(code="pro"),
+    )
+    old = apikey_issue(account=account, name="Adoption widget on the partner website, production")
+    apikey_issue(account=account, name="Staff rota app")
+    base = live_server.url
+    account_page = f"{base}/admin/apikeys/account/{account.pk}/change/"
+    assert api_get(base, "/v1/pets", old.raw)[0] == 200
+
+    log_in(page, base, "morgan")
+    page.goto(account_page)
+    screenshot(page, "account-keys")
+    row = page.locator(".inline-related tbody tr", has_text=old.api_key.prefix)
+    expect(row).to_contain_text("active")
+    row.get_by_role("link", name="Rotate").click()
+
+    # The confirmation: which key, the grace period, and the way back to the account.
+    expect(page.locator("h1")).to_have_text(f"Rotate key {old.api_key.prefix}…?")
+    expect(page.locator(".breadcrumbs a", has_text="Accounts")).to_be_visible()
+    expect(page.locator(".breadcrumbs a", has_text="Greater Manchester")).to_have_attribute(
+        "href", f"/admin/apikeys/account/{account.pk}/change/"
+    )
+    expect(page.locator("#id_grace_hours")).to_have_value("24")
+    page.click("input[type=submit][value='Yes, rotate']")
+
+    expect(page.locator(".messagelist")).to_contain_text(f"Key {old.api_key.prefix}… rotated")
+    new_raw = page.locator("[data-testid=api-key]").input_value()
+    assert KEY_PATTERN.match(new_raw), new_raw
+    expect(page.locator(".breadcrumbs a", has_text="Greater Manchester")).to_be_visible()
+    new_key = ApiKey.objects.get(prefix=new_raw[: len(old.api_key.prefix)])
+    assert api_get(base, "/v1/pets", new_raw)[0] == 200
+    assert api_get(base, "/v1/pets", old.raw)[0] == 200  # within its grace period
+    page.click("text=I have copied it — back")
+
+    row = page.locator(".inline-related tbody tr", has_text=old.api_key.prefix)
+    row.get_by_role("link", name="Revoke").click()
+    expect(page.locator("h1")).to_have_text(f"Revoke key {old.api_key.prefix}…?")
+    expect(page.locator("#content")).to_contain_text("This cannot be undone")
+    page.click("input[type=submit][value='Yes, revoke']")
+
+    expect(page).to_have_url(account_page)
+    expect(page.locator(".messagelist")).to_contain_text(f"Key {old.api_key.prefix}… revoked")
+    expect(row).to_contain_text("revoked")
+    expect(row.get_by_role("link", name="Revoke")).to_have_count(0)
+    expect(row.get_by_role("link", name="Rotate")).to_have_count(0)
+    status, _ = api_get(base, "/v1/pets", old.raw)
+    assert status == 401
+    assert api_get(base, "/v1/pets", new_raw)[0] == 200
+
+    # The key's history, as the admin shows it and as it is stored.
+    page.goto(f"{base}/admin/apikeys/apikey/{old.api_key.pk}/history/")
+    history = page.locator("#change-history")
+    expect(history).to_contain_text(f"Rotated: replaced by {new_key.prefix}…")
+    expect(history).to_contain_text("Revoked")
+    entries = LogEntry.objects.filter(
+        content_type__model="apikey", object_id=str(old.api_key.pk)
+    ).order_by("id")
+    assert [(e.user_id, e.get_change_message()) for e in entries] == [
+        (morgan.pk, f"Rotated: replaced by {new_key.prefix}…"),
+        (morgan.pk, "Revoked"),
+    ]
 
 
 def test_a_shelter_administrator_adds_an_animal_and_changes_its_status(page: Page, live_server):

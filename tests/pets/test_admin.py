@@ -63,7 +63,7 @@ def test_the_animal_list_shows_name_category_status_and_created(staff_client, ma
 
     html = staff_client.get(PETS).content.decode()
 
-    for column in ("name", "category", "status", "created_at"):
+    for column in ("pet_name", "status", "category_name", "created"):
         assert f'class="field-{column}' in html
     assert "Rex" in html
 
