@@ -190,6 +190,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["OPTIONS"].setdefault(
         "options", f"-c statement_timeout={env_int('DATABASE_STATEMENT_TIMEOUT_MS', 5000)}"
     )
+    if env_bool("DATABASE_PREPARED_STATEMENTS", True):
+        # Values sent apart from the SQL, and a statement run a few times prepared once per
+        # connection: PostgreSQL stops parsing and planning the same few queries on every
+        # request. Django turns both off by default for connection poolers in transaction mode
+        # (PgBouncer before 1.21), which this deployment does not use (persistent connections,
+        # DESIGN §7); set DATABASE_PREPARED_STATEMENTS=0 behind one.
+        DATABASES["default"]["OPTIONS"].setdefault("server_side_binding", True)
+        DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 5)
 
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded database must keep PostgreSQL's promises under `make run`'s threads: of
