@@ -272,10 +272,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = PETSTORE_MAX_BODY_BYTES
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["apikeys.authentication.BearerKeyAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": ["apikeys.scopes.HasScope"],
     "DEFAULT_RENDERER_CLASSES": ["petstore.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["petstore.parsers.StrictJSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "apikeys.openapi.ScopedAutoSchema",
     "EXCEPTION_HANDLER": "petstore.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_VERSIONING_CLASS": None,
