@@ -150,7 +150,9 @@ class Decision:
             "RateLimit-Policy": ", ".join(
                 f'"{w.name}";q={w.limit};w={w.seconds}' for w in self.policy or (window,)
             ),
-            "RateLimit": f'"{window.name}";r={window.remaining};t={max(0, window.reset - self.now)}',
+            "RateLimit": (
+                f'"{window.name}";r={window.remaining};t={max(0, window.reset - self.now)}'
+            ),
         }
         if not self.allowed:
             headers["Retry-After"] = str(self.retry_after)

@@ -273,9 +273,7 @@ class ApiKey(models.Model):
         ordering = ("id",)
         verbose_name = "API key"
         constraints = [
-            models.CheckConstraint(
-                condition=Q(kind__in=KeyKind.values), name="apikey_kind_known"
-            ),
+            models.CheckConstraint(condition=Q(kind__in=KeyKind.values), name="apikey_kind_known"),
             models.CheckConstraint(
                 condition=Q(kind=KeyKind.SECRET) | ~Q(scopes__contains=":write"),
                 name="apikey_publishable_is_read_only",

@@ -10,7 +10,6 @@ from drf_spectacular.openapi import AutoSchema
 
 from apikeys.scopes import required_scope
 
-
 # The operation's scope, as an OpenAPI extension field. OpenAPI 3.0 (the version this document
 # is) requires the scope list of a security requirement to be empty for any scheme but OAuth 2
 # and OpenID Connect, so the bearer requirement stays ``[]`` and the scope is stated here and in

@@ -60,4 +60,3 @@ class HasScope(BasePermission):
         raise PermissionDenied(
             f"This API key lacks the `{needed}` scope this operation needs; its scopes: {held}."
         )
-

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -82,7 +83,10 @@ def apikey_access(
     if scopes is None:
         scopes = PUBLISHABLE_DEFAULT_SCOPES if kind == KeyKind.PUBLISHABLE else ALL_SCOPES
     candidate.set_scopes(scopes)
-    candidate.set_origins(origins)
+    try:
+        candidate.set_origins(origins)
+    except ValidationError as exc:
+        raise ValidationError({"allowed_origins": exc.messages}) from None
     candidate.clean()
     return candidate
 
@@ -114,6 +118,23 @@ def apikey_issue(
     return IssuedKey(api_key=api_key, raw=raw)
 
 
+def apikey_replacement_access(
+    *,
+    api_key: ApiKey,
+    kind: str | None = None,
+    scopes: Iterable[str] | None = None,
+    origins: Iterable[str] | None = None,
+) -> dict[str, Any]:
+    """The kind, scopes and origins of ``api_key``'s replacement: its own, but for those given.
+    A key rotated into another kind starts from that kind's default scopes."""
+    kind = kind or api_key.kind
+    if scopes is None and kind == api_key.kind:
+        scopes = api_key.scope_list
+    if origins is None:
+        origins = api_key.origin_list if kind == KeyKind.PUBLISHABLE else ()
+    return {"kind": kind, "scopes": scopes, "origins": origins}
+
+
 @transaction.atomic
 def apikey_rotate(
     *,
@@ -126,15 +147,8 @@ def apikey_rotate(
     """Issue a replacement with the same name, expiry, kind, scopes and origins, unless told
     otherwise; the old key stops after ``grace``."""
     old = ApiKey.objects.select_for_update().get(pk=api_key.pk)
-    kind = kind or old.kind
-    if scopes is None:
-        # A secret key rotated into a publishable one cannot keep its write scopes.
-        scopes = old.scope_list if kind == old.kind else None
-    if origins is None:
-        origins = old.origin_list if kind == KeyKind.PUBLISHABLE else ()
-    issued = apikey_issue(
-        account=old.account, name=old.name, kind=kind, scopes=scopes, origins=origins
-    )
+    access = apikey_replacement_access(api_key=old, kind=kind, scopes=scopes, origins=origins)
+    issued = apikey_issue(account=old.account, name=old.name, **access)
     if old.expires_at is not None:
         issued.api_key.expires_at = old.expires_at
         issued.api_key.save(update_fields=["expires_at"])

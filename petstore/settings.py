@@ -98,7 +98,8 @@ PETSTORE_TRUSTED_PROXIES = env_int("PETSTORE_TRUSTED_PROXIES", 0)
 PETSTORE_GETPET_DEPRECATED_AT = datetime(2026, 1, 1, tzinfo=UTC)
 PETSTORE_GETPET_SUNSET_AT = env_date("PETSTORE_GETPET_SUNSET", "2030-12-05")
 
-# Browsers may call the API only from these origins (comma-separated); none by default.
+# Browsers may call the API from these origins (comma-separated) with any key; none by default.
+# Publishable keys add their own origins, per request (apikeys.cors).
 CORS_ALLOWED_ORIGINS = env_list("PETSTORE_CORS_ORIGINS", [])
 CORS_URLS_REGEX = r"^/v1/.*$"
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key", "x-request-id"]
@@ -109,6 +110,8 @@ CORS_EXPOSE_HEADERS = [
     "X-RateLimit-Limit",
     "X-RateLimit-Remaining",
     "X-RateLimit-Reset",
+    "RateLimit",
+    "RateLimit-Policy",
     "X-Request-ID",
     "Idempotent-Replayed",
     "Deprecation",
@@ -141,6 +144,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "petstore.requestlog.RequestLogMiddleware",
+    # Preflights under /v1 from origins not listed above: they carry no key (apikeys.cors).
+    "apikeys.cors.PreflightMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "petstore.errors.ApiErrorMiddleware",
@@ -315,6 +320,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "animals", "description": "Animals available for adoption."},
         {"name": "categories", "description": "Kinds of animal."},
         {"name": "orders", "description": "Adoption orders of the calling account."},
+        {"name": "rate limits", "description": "The calling key's limits, read for free."},
     ],
 }
 

@@ -5,6 +5,7 @@ from django.urls import include, path, register_converter
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularSwaggerView
 
+from apikeys.views import RateLimitViewSet
 from pets.views import CategoryViewSet, PetViewSet
 from petstore import admin_login, probes
 from petstore.openapi import OpenApiView
@@ -42,6 +43,7 @@ v1 = [
         OrderViewSet.as_view({"delete": "destroy"}),
         name="order-detail",
     ),
+    path("rate_limit", RateLimitViewSet.as_view({"get": "retrieve"}), name="rate-limit"),
     path("openapi.json", OpenApiView.as_view(), name="openapi"),
 ]
 
