@@ -277,6 +277,7 @@ class IssueKeyForm(forms.Form):
     kind = forms.ChoiceField(
         choices=KeyKind.choices,
         initial=KeyKind.SECRET,
+        required=False,  # secret when not sent
         widget=forms.RadioSelect,
         help_text="Publishable keys (petstore_pub_…) are read-only and bound to web origins, "
         "for browser widgets; secret keys belong on servers.",
@@ -292,7 +293,7 @@ class IssueKeyForm(forms.Form):
     def access(self) -> dict[str, Any]:
         """The kind, scopes and origins chosen, as ``services.apikey_issue`` takes them."""
         return {
-            "kind": self.cleaned_data["kind"],
+            "kind": self.cleaned_data["kind"] or KeyKind.SECRET,
             "scopes": self.cleaned_data["scopes"] or None,
             "origins": self.cleaned_data["origins"],
         }
