@@ -112,9 +112,7 @@ def test_a_scope_change_in_the_admin_holds_on_the_very_next_request(
     assert key_row.scope_list == ["pets:read"]
 
 
-def test_giving_a_publishable_key_a_write_scope_in_the_admin_is_refused(
-    manager_client, make_key
-):
+def test_giving_a_publishable_key_a_write_scope_in_the_admin_is_refused(manager_client, make_key):
     make_key(kind="publishable", origins=(SHELTER,))
     key = ApiKey.objects.get()
     url = f"{KEYS}{key.pk}/change/"
