@@ -51,8 +51,10 @@ class HasScope(BasePermission):
         api_key = request.auth
         if not isinstance(api_key, ApiKey):
             return False
-        if getattr(view, "action", None) is None:
-            return True  # a method the view does not serve: DRF answers 405
+        # None: a method the view does not serve, which DRF answers 405. "metadata": DRF's
+        # answer to OPTIONS, which describes the operations and reads no data.
+        if getattr(view, "action", None) in (None, "metadata"):
+            return True
         needed = required_scope(view)
         if needed is None or needed in api_key.scope_set:
             return True

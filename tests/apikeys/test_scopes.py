@@ -123,3 +123,12 @@ def test_a_scope_change_holds_on_the_very_next_request(client, api_key, dog):
 def test_keys_are_issued_with_every_scope_unless_told_otherwise(key_row):
     assert key_row.scope_list == sorted(ALL_SCOPES)
     assert key_row.kind == "secret"
+
+
+def test_options_and_unknown_methods_answer_as_before_whatever_the_scopes(client, make_key):
+    no_pets = bearer(make_key(scopes=["orders:read"]))
+
+    assert client.options("/v1/pets", headers=no_pets).status_code == HTTPStatus.OK
+    assert_error(
+        client.put("/v1/pets", headers=no_pets), HTTPStatus.METHOD_NOT_ALLOWED, "method_not_allowed"
+    )
