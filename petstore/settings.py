@@ -291,8 +291,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Pet Store API",
     "DESCRIPTION": (
         "Browse and manage animals available for adoption. Every operation takes an API key as "
-        "a bearer token and is rate limited per plan; every response reports the limit in "
-        "`X-RateLimit-*` headers."
+        "a bearer token, needs the scope it names (publishable keys, `petstore_pub_…`, are "
+        "read-only and bound to web origins) and is rate limited per plan; every response "
+        "reports the limit in `X-RateLimit-*` headers and in the `RateLimit-Policy` and "
+        "`RateLimit` fields of draft-ietf-httpapi-ratelimit-headers-11."
     ),
     "VERSION": "1.0.0",
     "SERVERS": [

@@ -49,7 +49,7 @@ def test_a_manager_issues_a_publishable_key_bound_to_an_origin(
 def test_a_publishable_key_with_a_write_scope_is_a_form_error(manager_client, make_account):
     account = make_account()
 
-    form, response = issue(
+    _, response = issue(
         manager_client,
         account,
         kind="publishable",
@@ -72,13 +72,16 @@ def test_a_bad_origin_is_a_form_error(manager_client, make_account):
     assert not ApiKey.objects.exists()
 
 
-def test_a_secret_key_may_be_issued_with_chosen_scopes(manager_client, client, make_account, dog):
+def test_a_secret_key_may_be_issued_with_chosen_scopes(manager_client, make_account):
     account = make_account()
 
     _, response = issue(manager_client, account, kind="secret", scopes=["pets:read"])
 
     key = ApiKey.objects.get(account=account)
     assert (key.kind, key.scope_list) == ("secret", ["pets:read"])
+    assert "Secret key: keep it on servers; scopes: pets:read." in " ".join(
+        response.content.decode().split()
+    )
 
 
 def test_the_key_list_shows_kind_scopes_and_origins(manager_client, make_key):
