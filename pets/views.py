@@ -11,6 +11,7 @@ from rest_framework import status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apikeys.models import Scope
 from pets import selectors, services
 from pets.serializers import CategorySerializer, NewPetSerializer, PetListFilter, PetSerializer
 from petstore import pagination
@@ -38,6 +39,11 @@ def getpet_deprecation_headers() -> dict[str, str]:
 class PetViewSet(viewsets.GenericViewSet):
     pagination_class = KeysetPagination
     serializer_class = PetSerializer
+    required_scopes = {
+        "list": Scope.PETS_READ,
+        "create": Scope.PETS_WRITE,
+        "retrieve": Scope.PETS_READ,
+    }
 
     @extend_schema(
         operation_id="listPets",
@@ -102,6 +108,8 @@ class PetViewSet(viewsets.GenericViewSet):
 @extend_schema(tags=["categories"])
 class CategoryViewSet(viewsets.GenericViewSet):
     serializer_class = CategorySerializer
+    # Categories are how animals are browsed: reading them is reading animals.
+    required_scopes = {"list": Scope.PETS_READ}
 
     @extend_schema(
         operation_id="listCategories",

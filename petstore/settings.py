@@ -98,7 +98,8 @@ PETSTORE_TRUSTED_PROXIES = env_int("PETSTORE_TRUSTED_PROXIES", 0)
 PETSTORE_GETPET_DEPRECATED_AT = datetime(2026, 1, 1, tzinfo=UTC)
 PETSTORE_GETPET_SUNSET_AT = env_date("PETSTORE_GETPET_SUNSET", "2030-12-05")
 
-# Browsers may call the API only from these origins (comma-separated); none by default.
+# Browsers may call the API from these origins (comma-separated) with any key; none by default.
+# Publishable keys add their own origins, per request (apikeys.cors).
 CORS_ALLOWED_ORIGINS = env_list("PETSTORE_CORS_ORIGINS", [])
 CORS_URLS_REGEX = r"^/v1/.*$"
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key", "x-request-id"]
@@ -109,6 +110,8 @@ CORS_EXPOSE_HEADERS = [
     "X-RateLimit-Limit",
     "X-RateLimit-Remaining",
     "X-RateLimit-Reset",
+    "RateLimit",
+    "RateLimit-Policy",
     "X-Request-ID",
     "Idempotent-Replayed",
     "Deprecation",
@@ -141,6 +144,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "petstore.requestlog.RequestLogMiddleware",
+    # Preflights under /v1 from origins not listed above: they carry no key (apikeys.cors).
+    "apikeys.cors.PreflightMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "petstore.errors.ApiErrorMiddleware",
@@ -280,10 +285,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = PETSTORE_MAX_BODY_BYTES
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["apikeys.authentication.BearerKeyAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": ["apikeys.scopes.HasScope"],
     "DEFAULT_RENDERER_CLASSES": ["petstore.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["petstore.parsers.StrictJSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "apikeys.openapi.ScopedAutoSchema",
     "EXCEPTION_HANDLER": "petstore.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_VERSIONING_CLASS": None,
@@ -294,8 +299,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Pet Store API",
     "DESCRIPTION": (
         "Browse and manage animals available for adoption. Every operation takes an API key as "
-        "a bearer token and is rate limited per plan; every response reports the limit in "
-        "`X-RateLimit-*` headers."
+        "a bearer token, needs the scope it names (publishable keys, `petstore_pub_…`, are "
+        "read-only and bound to web origins) and is rate limited per plan; every response "
+        "reports the limit in `X-RateLimit-*` headers and in the `RateLimit-Policy` and "
+        "`RateLimit` fields of draft-ietf-httpapi-ratelimit-headers-11."
     ),
     "VERSION": "1.0.0",
     "SERVERS": [
@@ -323,6 +330,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "animals", "description": "Animals available for adoption."},
         {"name": "categories", "description": "Kinds of animal."},
         {"name": "orders", "description": "Adoption orders of the calling account."},
+        {"name": "rate limits", "description": "The calling key's limits, read for free."},
     ],
 }
 

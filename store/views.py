@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikeys.authentication import caller_account
+from apikeys.models import Scope
 from petstore import pagination
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.pagination import KeysetPagination
@@ -27,6 +28,11 @@ class OrderViewSet(viewsets.GenericViewSet):
 
     pagination_class = KeysetPagination
     serializer_class = OrderSerializer
+    required_scopes = {
+        "list": Scope.ORDERS_READ,
+        "create": Scope.ORDERS_WRITE,
+        "destroy": Scope.ORDERS_WRITE,
+    }
 
     def get_queryset(self) -> QuerySet[Order]:
         return Order.objects.filter(account=caller_account(self.request))
