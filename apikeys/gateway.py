@@ -148,7 +148,7 @@ def _find(request: HttpRequest, token: str, *, cached: bool) -> Found:
         request.cors_origins = found.api_key.origin_set  # type: ignore[attr-defined]
         if (reason := found.api_key.refusal_reason(now)) is not None:
             return _refuse(request, AuthenticationFailed(reason))
-        if (reason := found.api_key.origin_refusal(request.headers.get("Origin"))) is not None:
+        if (reason := found.api_key.origin_refusal(request.META.get("HTTP_ORIGIN"))) is not None:
             if cached:
                 # A cached key may predate a change of its origins, and the limiter's check
                 # that would say so is not made for a refusal: only a fresh read refuses.

@@ -101,7 +101,6 @@ PETSTORE_GETPET_SUNSET_AT = env_date("PETSTORE_GETPET_SUNSET", "2030-12-05")
 # Browsers may call the API from these origins (comma-separated) with any key; none by default.
 # Publishable keys add their own origins, per request (apikeys.cors).
 CORS_ALLOWED_ORIGINS = env_list("PETSTORE_CORS_ORIGINS", [])
-CORS_URLS_REGEX = r"^/v1/.*$"
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key", "x-request-id"]
 CORS_EXPOSE_HEADERS = [
     "Link",
@@ -131,7 +130,6 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "corsheaders",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -144,9 +142,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "petstore.requestlog.RequestLogMiddleware",
-    # Preflights under /v1 from origins not listed above: they carry no key (apikeys.cors).
-    "apikeys.cors.PreflightMiddleware",
-    "corsheaders.middleware.CorsMiddleware",
+    # Which web pages may read /v1's answers: the operator's origins and a publishable key's.
+    "apikeys.cors.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "petstore.errors.ApiErrorMiddleware",
     # Where an API request is admitted: key, limits, 429s, the limit's headers.
