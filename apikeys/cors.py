@@ -71,6 +71,8 @@ def preflight_response(request: HttpRequest, origin: str) -> HttpResponse:
         for name in request.META.get("HTTP_ACCESS_CONTROL_REQUEST_HEADERS", "").split(",")
         if name.strip()
     }
+    methods: tuple[str, ...]
+    headers: tuple[str, ...]
     if origin in settings.CORS_ALLOWED_ORIGINS:
         methods, headers = OPERATOR_METHODS, tuple(settings.CORS_ALLOW_HEADERS)
     else:
