@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.request import Request
@@ -44,7 +45,7 @@ class OrderViewSet(viewsets.GenericViewSet):
         parameters=[OrderListFilter],
         responses={200: OpenApiResponse(OrderSerializer(many=True), "A page of orders.")},
     )
-    def list(self, request: Request) -> Response:
+    def list(self, request: Request) -> HttpResponse:
         status = OrderListFilter.parse(request.query_params).get("status")
         wanted = pagination.page(request)
         orders = selectors.order_page(
