@@ -313,7 +313,8 @@ def measure_variants(
                 medians["stack"].requests_per_second / medians["open"].requests_per_second, 3
             )
         rows.append(row)
-        print(f"  {label}: stack/floor {row['stack_over_floor']}", flush=True)
+        rates = ", ".join(f"{n} {m.requests_per_second:.0f}" for n, m in medians.items())
+        print(f"  {label}: stack/floor {row['stack_over_floor']} (req/s: {rates})", flush=True)
         if "stack_over_open" in row:
             print(f"  {label}: stack/open {row['stack_over_open']}", flush=True)
     return rows

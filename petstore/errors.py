@@ -235,6 +235,10 @@ class ApiErrorMiddleware:
         response = self.get_response(request)
         if response.status_code >= 400 and answers_with_error_body(request.path_info):
             response = self._as_error_body(response)
+        if not response.streaming and not response.has_header("Content-Length"):
+            # CommonMiddleware would say it, but runs for the admin only
+            # (petstore.admin_middleware); without it the app server sends the body chunked.
+            response["Content-Length"] = str(len(response.content))
         return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
