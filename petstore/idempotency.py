@@ -131,7 +131,7 @@ def idempotent(action: Action) -> Callable[..., HttpResponse]:
 
     @wraps(action)
     def wrapper(view: APIView, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
-        key = request.headers.get(HEADER)
+        key = request.META.get("HTTP_IDEMPOTENCY_KEY")
         if key is None:
             return action(view, request, *args, **kwargs)
         if not key or len(key) > MAX_KEY_LENGTH:
