@@ -315,6 +315,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "animals", "description": "Animals available for adoption."},
         {"name": "categories", "description": "Kinds of animal."},
         {"name": "orders", "description": "Adoption orders of the calling account."},
+        {"name": "usage", "description": "The calling account's requests over time."},
     ],
 }
 
