@@ -17,7 +17,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, F, Max, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -263,19 +263,20 @@ class AccountAdmin(admin.ModelAdmin):
             f"{account.week_refused:,}",
         )
 
-    @admin.display(description="peak day", ordering="peak_share")
+    # Accounts without requests count as the quietest, in either direction.
+    @admin.display(description="peak day", ordering=F("peak_share").asc(nulls_first=True))
     def peak_day(self, account: Any) -> str:
         share = account.peak_share
         if share is None:
             return admin.site.empty_value_display
         near = share >= usage.NEAR_LIMIT_PERCENT
         return format_html(
-            '<span class="peak{}" title="{}: {:.0f}% of that day\'s limit">{}{:.0f}%</span>',
+            '<span class="peak{}" title="{}: {}% of that day\'s limit">{}{}%</span>',
             " peak-near" if near else "",
             account.peak_day,
-            share,
+            f"{share:.0f}",
             "▲ " if near else "",
-            share,
+            f"{share:.0f}",
         )
 
     @admin.display(description="name", ordering="name")
