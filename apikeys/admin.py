@@ -255,8 +255,8 @@ class AccountAdmin(admin.ModelAdmin):
 
     @admin.display(description=f"last {usage.RECENT_DAYS} days", ordering="week_admitted")
     def week(self, account: Any) -> str:
-        if not account.week_admitted and not account.week_refused:
-            return "0"
+        if not account.week_refused:
+            return f"{account.week_admitted:,}"
         return format_html(
             '{}<br><small title="refused over a limit or while banned">{} refused</small>',
             f"{account.week_admitted:,}",

@@ -14,8 +14,8 @@ from apikeys.usage import UsageDay
 
 register = template.Library()
 
-WIDTH, HEIGHT = 720, 180
-LEFT, BOTTOM, TOP = 48, 20, 10  # room for the scale and the dates
+WIDTH, HEIGHT = 900, 200
+LEFT, RIGHT, BOTTOM, TOP = 48, 24, 20, 10  # room for the scale and the dates
 PLOT_HEIGHT = HEIGHT - BOTTOM - TOP
 
 
@@ -31,14 +31,23 @@ class Bar:
     title: str
     label: str  # the date under the bar, on every seventh
 
+    @property
+    def middle(self) -> float:
+        return round(self.x + self.width / 2, 2)
+
+
+# The scale ends on one of these (times a power of ten): round, and not far above the data.
+NICE = (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)
+
 
 def _scale_top(days: list[UsageDay]) -> int:
-    """A round number above both the busiest day and the highest limit."""
+    """A round number a little above both the busiest day and the highest limit."""
     highest = max(
         [d.admitted + d.refused + d.banned for d in days] + [d.per_day or 0 for d in days] + [1]
     )
-    step = 10 ** (len(str(highest)) - 1)
-    return (highest // step + 1) * step
+    wanted = highest * 1.05
+    power = 10 ** (len(str(int(wanted))) - 1)
+    return next(int(n * power) for n in NICE if n * power >= wanted and n * power % 1 == 0)
 
 
 def _title(day: UsageDay) -> str:
@@ -54,7 +63,7 @@ def _title(day: UsageDay) -> str:
 @register.inclusion_tag("admin/apikeys/account/usage_chart.html")
 def usage_chart(days: list[UsageDay], caption: str, chart_id: str) -> dict[str, Any]:
     top = _scale_top(days)
-    slot = (WIDTH - LEFT) / max(len(days), 1)
+    slot = (WIDTH - LEFT - RIGHT) / max(len(days), 1)
 
     def y(value: int) -> float:
         return round(TOP + PLOT_HEIGHT - PLOT_HEIGHT * value / top, 2)
@@ -88,6 +97,7 @@ def usage_chart(days: list[UsageDay], caption: str, chart_id: str) -> dict[str, 
         "width": WIDTH,
         "height": HEIGHT,
         "left": LEFT,
+        "right": WIDTH - RIGHT,
         "baseline": TOP + PLOT_HEIGHT,
         "top": TOP,
         "scale_top": f"{top:,}",

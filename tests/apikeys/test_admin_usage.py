@@ -157,6 +157,13 @@ def test_near_their_limit_finds_the_upgrade_candidates(manager_client, clock, bu
     assert [account.name for account in listed(response)] == ["Busy shelter"]
 
 
+def test_the_filter_counts_its_accounts_when_asked(manager_client, clock, busy, quiet):
+    response = manager_client.get("/admin/apikeys/account/?_facets=1")
+
+    assert response.status_code == HTTPStatus.OK
+    assert "Near their limit (≥ 80% on any of the last 7 days) (1)" in response.content.decode()
+
+
 def test_the_list_sorts_by_the_peak_share(manager_client, clock, busy, quiet, make_account):
     make_account(name="No traffic")
     index = list(manager_client.get("/admin/apikeys/account/").context["cl"].list_display).index(
