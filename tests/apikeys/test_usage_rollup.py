@@ -210,3 +210,23 @@ def test_retention_drops_the_days_older_than_ninety(clock, two_keys):
         TODAY - timedelta(days=RETENTION_DAYS - 1),
         TODAY,
     ]
+
+
+def test_without_redis_the_roll_up_reads_the_serving_process_memory(
+    client, clock, two_keys, settings
+):
+    # Embedded mode (make run): the tallies live in the one serving process; the roll-up
+    # reads them when it runs in that process (the command, another process, finds none).
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    account, first, second = two_keys
+    busy_minute(client, first, second)
+
+    usage_rollup()
+    usage_rollup()
+
+    assert counts() == {
+        key_id(first): (40, 0, 0),
+        key_id(second): (20, BAN_STRIKES - 1, 3),
+    }
+    (today,) = usage_history(account=account, days=1).days
+    assert today.admitted == 60
