@@ -4,6 +4,7 @@ both must give exactly the outcomes the table says (Redis: the real server)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -78,7 +79,11 @@ CASES = [
 
 def args_for(policy: Policy, now: int, tallied: bool = True) -> Args:
     minute_end, day_end = (now // 60 + 1) * 60, (now // 86_400 + 1) * 86_400
-    usage = {"usage_key": "k1", "usage_account": "1", "usage_ttl": day_end - now + 172_800}
+    usage: dict[str, Any] = {
+        "usage_key": "k1",
+        "usage_account": "1",
+        "usage_ttl": day_end - now + 172_800,
+    }
     return Args(
         per_minute=policy.per_minute,
         per_day=policy.per_day or 0,

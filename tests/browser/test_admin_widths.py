@@ -127,7 +127,7 @@ def realistic_rows() -> None:
         DailyUsage.objects.create(
             day=now.date(),
             account=account,
-            api_key=account.api_keys.order_by("id").first(),
+            api_key=account.api_keys.order_by("id")[0],
             admitted=admitted,
             refused=refused,
             per_minute=limits.per_minute,
