@@ -273,7 +273,7 @@ class DailyUsage(models.Model):
     admitted = models.PositiveBigIntegerField(default=0)
     refused = models.PositiveBigIntegerField(default=0, help_text="Refused: rate limited.")
     banned = models.PositiveBigIntegerField(default=0, help_text="Refused: the key was banned.")
-    # The account's limits that day (as of its first request with this key).
+    # The account's limits that day, as the limiter recorded them with its tallies.
     per_minute = models.PositiveIntegerField()
     per_day = models.PositiveIntegerField()
     epoch = models.CharField(max_length=32)

@@ -9,7 +9,7 @@ from io import StringIO
 
 import pytest
 from django.core.cache import cache
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connections
 
 from apikeys.limiter import BAN_STRIKES
@@ -230,3 +230,17 @@ def test_without_redis_the_roll_up_reads_the_serving_process_memory(
     }
     (today,) = usage_history(account=account, days=1).days
     assert today.admitted == 60
+
+
+def test_the_command_says_so_when_redis_is_unreachable(settings, db):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",  # the discard port: nothing listens there
+        }
+    }
+
+    with pytest.raises(CommandError, match="Redis is unreachable"):
+        call_command("rollup_usage", stdout=StringIO())
+
+    assert DailyUsage.objects.count() == 0
