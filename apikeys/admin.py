@@ -16,7 +16,8 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.db.models import Count, F, Max, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -27,7 +28,7 @@ from django.utils.html import format_html, format_html_join
 
 from apikeys import services, usage
 from apikeys.limiter import account_usage
-from apikeys.models import Account, ApiKey, Ban, Plan
+from apikeys.models import Account, ApiKey, Ban, KeyKind, Plan, Scope, normalize_origins
 from petstore.admin import badge, clipped, short_date
 
 DEFAULT_GRACE_HOURS = 24
@@ -508,6 +509,7 @@ class AccountAdmin(admin.ModelAdmin):
                 account=account,
                 name=form.cleaned_data["name"],
                 expires_in=timedelta(days=days) if days else None,
+                **form.access(),
             )
             self.log_addition(request, issued.api_key, f"Issued key {issued.api_key.prefix}…")
             return _show_keys_once(
@@ -528,6 +530,33 @@ class AccountAdmin(admin.ModelAdmin):
         )
 
 
+class OriginsField(forms.CharField):
+    """Web origins, one per line (or separated by spaces or commas), normalized."""
+
+    widget = forms.Textarea(attrs={"rows": 3, "cols": 50})
+
+    def clean(self, value: Any) -> list[str]:
+        text = super().clean(value) or ""
+        try:
+            return normalize_origins(text.replace(",", " ").split())
+        except ValidationError as exc:
+            raise forms.ValidationError(exc.messages) from None
+
+
+_ORIGINS_HELP = (
+    "Publishable keys only: the web origins (scheme://host[:port]) whose pages may use the key, "
+    "one per line. Requests from any other site's pages are refused."
+)
+# Where a key's validation errors (apikeys.services.apikey_access) go on these forms.
+_ACCESS_FIELDS = {"scopes": "scopes", "allowed_origins": "origins", "kind": "kind"}
+
+
+def _access_errors(form: forms.Form, exc: ValidationError, prefix: str = "") -> None:
+    for field, messages_ in exc.message_dict.items():
+        name = _ACCESS_FIELDS.get(field)
+        form.add_error(name, [f"{prefix}{message}" for message in messages_])
+
+
 class IssueKeyForm(forms.Form):
     name = forms.CharField(max_length=255, required=False, help_text="A label, e.g. 'web app'.")
     # Bounded so that the expiry stays a date Python can represent (a larger one is a crash).
@@ -537,6 +566,38 @@ class IssueKeyForm(forms.Form):
         required=False,
         help_text="Leave empty for a key that does not expire.",
     )
+    kind = forms.ChoiceField(
+        choices=KeyKind.choices,
+        initial=KeyKind.SECRET,
+        required=False,  # secret when not sent
+        widget=forms.RadioSelect,
+        help_text="Publishable keys (petstore_pub_…) are read-only and bound to web origins, "
+        "for browser widgets; secret keys belong on servers.",
+    )
+    scopes = forms.MultipleChoiceField(
+        choices=Scope.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="None ticked: every scope for a secret key, pets:read for a publishable one.",
+    )
+    origins = OriginsField(required=False, help_text=_ORIGINS_HELP)
+
+    def access(self) -> dict[str, Any]:
+        """The kind, scopes and origins chosen, as ``services.apikey_issue`` takes them."""
+        return {
+            "kind": self.cleaned_data["kind"] or KeyKind.SECRET,
+            "scopes": self.cleaned_data["scopes"] or None,
+            "origins": self.cleaned_data["origins"],
+        }
+
+    def clean(self) -> dict[str, Any] | None:
+        cleaned = super().clean()
+        if not self.errors:
+            try:
+                services.apikey_access(**self.access())
+            except ValidationError as exc:
+                _access_errors(self, exc)
+        return cleaned
 
 
 class RotateForm(forms.Form):
@@ -546,6 +607,52 @@ class RotateForm(forms.Form):
         initial=DEFAULT_GRACE_HOURS,
         help_text="The old keys keep working this long, so that clients can switch over.",
     )
+    kind = forms.ChoiceField(
+        choices=[("", "Keep each key's kind"), *KeyKind.choices],
+        required=False,
+        help_text="The replacements' kind.",
+    )
+    scopes = forms.MultipleChoiceField(
+        choices=Scope.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="None ticked: each replacement keeps its key's scopes.",
+    )
+    origins = OriginsField(
+        required=False, help_text="Empty: each replacement keeps its key's origins."
+    )
+
+    def changes(self) -> dict[str, Any]:
+        """What the replacements change, as ``services.apikey_rotate`` takes it (None: keep)."""
+        return {
+            "kind": self.cleaned_data["kind"] or None,
+            "scopes": self.cleaned_data["scopes"] or None,
+            "origins": self.cleaned_data["origins"] or None,
+        }
+
+
+class ApiKeyChangeForm(forms.ModelForm):
+    """A key's scopes and origins, edited; saved with ``save()``, so that every process reads
+    the key again on its next request (apikeys.signals)."""
+
+    scopes = forms.MultipleChoiceField(choices=Scope.choices, widget=forms.CheckboxSelectMultiple)
+    allowed_origins = OriginsField(required=False, label="Origins", help_text=_ORIGINS_HELP)
+
+    class Meta:
+        model = ApiKey
+        fields = ("name", "expires_at", "scopes", "allowed_origins")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            self.initial["scopes"] = self.instance.scope_list
+            self.initial["allowed_origins"] = "\n".join(self.instance.origin_list)
+
+    def clean_scopes(self) -> str:
+        return " ".join(sorted(set(self.cleaned_data["scopes"])))
+
+    def clean_allowed_origins(self) -> str:
+        return " ".join(self.cleaned_data["allowed_origins"])
 
 
 class KeyStateFilter(admin.SimpleListFilter):
@@ -578,23 +685,30 @@ class KeyStateFilter(admin.SimpleListFilter):
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
+    form = ApiKeyChangeForm
     # State first, as a badge: it is what a manager checks after revoking or rotating. The
     # creation date is in the prefix's tooltip (the list is in creation order), not a column.
     list_display = (
         "key_prefix",
         "state",
+        "kind_short",
         "account_name",
         "key_name",
+        "scope_text",
+        "origin_text",
         "last_used",
         "expires",
     )
-    list_filter = (KeyStateFilter, "account__plan")
+    list_filter = (KeyStateFilter, "kind", "account__plan")
     search_fields = ("prefix", "name", "account__name")
     list_select_related = ("account",)
     fields = (
         "account",
         "name",
         "prefix",
+        "kind",
+        "scopes",
+        "allowed_origins",
         "created_at",
         "last_used_at",
         "expires_at",
@@ -604,6 +718,7 @@ class ApiKeyAdmin(admin.ModelAdmin):
     readonly_fields = (
         "account",
         "prefix",
+        "kind",
         "created_at",
         "last_used_at",
         "revoked_at",
@@ -641,6 +756,19 @@ class ApiKeyAdmin(admin.ModelAdmin):
     def key_prefix(self, api_key: ApiKey) -> str:
         return prefix_cell(api_key)
 
+    # Short headers and small wrapping text: the list must stay readable at 1280 px.
+    @admin.display(description="kind", ordering="kind")
+    def kind_short(self, api_key: ApiKey) -> str:
+        return "pub" if api_key.is_publishable else "secret"
+
+    @admin.display(description="scopes")
+    def scope_text(self, api_key: ApiKey) -> str:
+        return format_html("<small>{}</small>", ", ".join(api_key.scope_list) or "-")
+
+    @admin.display(description="origins")
+    def origin_text(self, api_key: ApiKey) -> str:
+        return format_html("<small>{}</small>", ", ".join(api_key.origin_list) or "-")
+
     @admin.action(description="Revoke selected keys", permissions=["change"])
     def revoke(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> HttpResponse | None:
         if "confirm" not in request.POST:
@@ -664,6 +792,18 @@ class ApiKeyAdmin(admin.ModelAdmin):
             )
             return None
         grace = timedelta(hours=form.cleaned_data["grace_hours"])
+        changes = form.changes()
+        live = list(queryset.filter(revoked_at__isnull=True).select_related("account"))
+        for api_key in live:
+            # Every replacement checked before any is issued: all rotate, or none does.
+            try:
+                services.apikey_access(
+                    **services.apikey_replacement_access(api_key=api_key, **changes)
+                )
+            except ValidationError as exc:
+                _access_errors(form, exc, prefix=f"{api_key.prefix}…: ")
+        if form.errors:
+            return self._confirm(request, queryset, "rotate", "Rotate these keys?", form)
         revoked = queryset.filter(revoked_at__isnull=False)
         if skipped := revoked.count():
             # A revoked key stays revoked: replacing it would hand its holder a working key.
@@ -673,11 +813,12 @@ class ApiKeyAdmin(admin.ModelAdmin):
                 messages.WARNING,
             )
         issued = []
-        for api_key in queryset.filter(revoked_at__isnull=True).select_related("account"):
-            new = services.apikey_rotate(api_key=api_key, grace=grace)
-            self.log_change(request, api_key, f"Rotated: replaced by {new.api_key.prefix}…")
-            self.log_addition(request, new.api_key, f"Issued to replace {api_key.prefix}…")
-            issued.append(new)
+        with transaction.atomic():
+            for api_key in live:
+                new = services.apikey_rotate(api_key=api_key, grace=grace, **changes)
+                self.log_change(request, api_key, f"Rotated: replaced by {new.api_key.prefix}…")
+                self.log_addition(request, new.api_key, f"Issued to replace {api_key.prefix}…")
+                issued.append(new)
         if not issued:
             return None
         return _show_keys_once(

@@ -6,4 +6,5 @@ class ApikeysConfig(AppConfig):
     verbose_name = "API keys and plans"
 
     def ready(self) -> None:
-        from apikeys import checks, signals  # noqa: F401  (registers the check and receivers)
+        # Registers the check and the receivers (the key cache's invalidation, CORS per key).
+        from apikeys import checks, cors, signals  # noqa: F401

@@ -5,15 +5,22 @@ For every request under /v1, in this order:
 1. The bearer key is read from ``Authorization``. A malformed one is refused on its shape and
    checksum, without a query (``apikeys.keys``).
 2. A well-formed key is found by digest (``apikeys.keyring``: PostgreSQL once, then the process
-   cache) and checked: revoked, expired, suspended.
+   cache) and checked: revoked, expired, suspended; and a publishable key, against the
+   request's ``Origin``: one sent from a web origin it does not list is refused as if it had no
+   key, so that another site cannot spend a widget's quota from its visitors' browsers.
 3. The caller is counted (``apikeys.limiter``): a valid key against its account's plan, anything
    else against its client address. One Redis round trip. If the key came from the cache and
    has changed since, nothing was counted: it is read again from PostgreSQL and counted then.
-4. Over a limit, the answer is a 429 from here, and the view never runs; otherwise the view runs
-   and finds the outcome on the request: ``request.api_key`` and ``request.account`` for a valid
-   key, ``request.auth_error`` for a key that was refused (the DRF authentication class raises
-   it, so that the view's own 401 is DRF's). The request log reads the same attributes.
-5. Every answer under /v1 (401, 404, 405, 500 and 429 included) carries the limit's headers.
+   ``GET /v1/rate_limit`` is the exception: it reads the account's windows without counting
+   against them, in the same one round trip that counts it against a small window of its own.
+4. Over a limit, the answer is a 429 from here, and the view never runs; a publishable key from
+   a foreign origin is a 403 from here; otherwise the view runs and finds the outcome on the
+   request: ``request.api_key`` and ``request.account`` for a valid key, ``request.auth_error``
+   for a key that was refused (the DRF authentication class raises it, so that the view's own
+   401 is DRF's). The request log reads the same attributes; ``apikeys.cors`` reads
+   ``request.cors_origins``, the origins of the key sent, to answer CORS for them.
+5. Every answer under /v1 (401, 403, 404, 405, 500 and 429 included) carries the limit's
+   headers, both families (``Decision.headers``).
 
 This is middleware rather than a DRF throttle so that unknown paths, wrong methods and crashes
 are limited and reported too, and a refused request reaches no view.
@@ -30,15 +37,23 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
-from rest_framework.exceptions import APIException, AuthenticationFailed
+from rest_framework.exceptions import APIException, AuthenticationFailed, PermissionDenied
 
 from apikeys import keys, services
 from apikeys.keyring import Found, keyring
-from apikeys.limiter import Decision, Policy, Subject, limiter
+from apikeys.limiter import PEEK_WINDOW, Decision, Policy, Subject, limiter
 from apikeys.models import ApiKey
 from petstore.errors import ServiceUnavailable, error_response, is_api_path
 
 logger = logging.getLogger("petstore.ratelimit")
+
+RATE_LIMIT_PATH = "/v1/rate_limit"
+# GET /v1/rate_limit per key per minute: enough to poll every second, little enough to be cheap.
+RATE_LIMIT_READS_PER_MINUTE = 60
+
+
+class ForeignOrigin(PermissionDenied):
+    """A publishable key sent from a web origin it is not bound to."""
 
 
 class ApiGatewayMiddleware:
@@ -62,7 +77,12 @@ class ApiGatewayMiddleware:
             for name, value in decision.headers.items():
                 refused[name] = value
             return refused
-        if decision.allowed:
+        error = request.auth_error  # type: ignore[attr-defined]
+        response: HttpResponse
+        if decision.allowed and isinstance(error, ForeignOrigin):
+            # Answered here whatever the path, like a 429: the key is not this site's to use.
+            response = error_response(403, "forbidden", str(error.detail))
+        elif decision.allowed:
             response = self.get_response(request)
         else:
             response = _refusal(request.api_key, decision)  # type: ignore[attr-defined]
@@ -74,13 +94,15 @@ class ApiGatewayMiddleware:
 def admit(request: HttpRequest) -> Decision:
     """Authenticate and count ``request``; sets ``api_key``, ``account`` and ``auth_error``."""
     request.api_key = request.account = request.auth_error = None  # type: ignore[attr-defined]
+    request.cors_origins = frozenset()  # type: ignore[attr-defined]
+    request.rate_limit_standing = None  # type: ignore[attr-defined]
     token = bearer_token(request)
     if token is None:
         return limiter.check(address_subject(request))
     found = _find(request, token, cached=True)
     if found.api_key is None:
         return limiter.check(address_subject(request))
-    decision = limiter.check(account_subject(found.api_key), generation=found.generation)
+    decision = _count(request, found.api_key, found.generation)
     if decision.stale_key:
         # The key, its account or its plan changed since this process cached it. The lookup
         # below is this request's own, so there is nothing left to verify the second time.
@@ -88,8 +110,19 @@ def admit(request: HttpRequest) -> Decision:
         found = _find(request, token, cached=False)
         if found.api_key is None:
             return limiter.check(address_subject(request))
-        decision = limiter.check(account_subject(found.api_key))
+        decision = _count(request, found.api_key)
     return decision
+
+
+def _count(request: HttpRequest, api_key: ApiKey, generation: str = "") -> Decision:
+    subject = account_subject(api_key)
+    if request.path_info == RATE_LIMIT_PATH and request.method in ("GET", "HEAD"):
+        decision, standing = limiter.peek(
+            subject, per_minute=RATE_LIMIT_READS_PER_MINUTE, generation=generation
+        )
+        request.rate_limit_standing = standing  # type: ignore[attr-defined]
+        return decision
+    return limiter.check(subject, generation=generation)
 
 
 def bearer_token(request: HttpRequest) -> str | None:
@@ -111,8 +144,16 @@ def _find(request: HttpRequest, token: str, *, cached: bool) -> Found:
         found = keyring.find(token, now, cached=cached)
         if found.api_key is None:
             return _refuse(request, AuthenticationFailed("This API key is not recognised."))
+        # Even a refused key's own origins may read why it was refused (apikeys.cors).
+        request.cors_origins = found.api_key.origin_set  # type: ignore[attr-defined]
         if (reason := found.api_key.refusal_reason(now)) is not None:
             return _refuse(request, AuthenticationFailed(reason))
+        if (reason := found.api_key.origin_refusal(request.META.get("HTTP_ORIGIN"))) is not None:
+            if cached:
+                # A cached key may predate a change of its origins, and the limiter's check
+                # that would say so is not made for a refusal: only a fresh read refuses.
+                return _find(request, token, cached=False)
+            return _refuse(request, ForeignOrigin(reason))
         found.api_key.touch(now)
     except DatabaseError as exc:
         # Answered as 503 by the view; meanwhile the caller is limited by address.
@@ -182,6 +223,14 @@ def _refusal(api_key: ApiKey | None, decision: Decision) -> HttpResponse:
             "temporarily_banned",
             "This API key kept calling while rate limited and is banned for "
             f"{decision.retry_after} more seconds; back off exponentially after a 429.",
+        )
+    if decision.window.name == PEEK_WINDOW:
+        return error_response(
+            429,
+            "rate_limited",
+            f"GET /v1/rate_limit answers {decision.window.limit} times a minute per key; "
+            f"retry after {decision.retry_after} seconds. Every response's RateLimit and "
+            "X-RateLimit-* headers say the same without a call of its own.",
         )
     return error_response(
         429,

@@ -14,6 +14,16 @@ while Redis is unreachable, where limits hold per process. Both take the same ke
 and return the same ``Outcome``; ``tests/apikeys/test_limiter.py`` runs one table of cases
 against each. An outage is logged once when it starts and once when it ends.
 
+**Peeks.** ``GET /v1/rate_limit`` reads an account's windows and the caller's ban without
+counting anything against them (``Limiter.peek``): the same keys, read in the same one round
+trip that counts the peek against a small window of its own, per key, so that reading limits
+cannot itself become a way to load us.
+
+**Headers.** ``Decision.headers`` is the one place that writes what a client is told: the
+``X-RateLimit-*`` fields of the tightest window, and the IETF ``RateLimit-Policy`` (every
+window) and ``RateLimit`` (the tightest) fields of draft-ietf-httpapi-ratelimit-headers-11, made
+from the same figures so that the two families can never disagree.
+
 **Stale keys.** A check may carry the key generation its caller's cached key was read under
 (see ``apikeys.keyring``); when that is no longer current the check counts nothing and says so,
 in the same round trip.
@@ -39,7 +49,7 @@ import math
 import threading
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Any
 
@@ -64,6 +74,8 @@ USAGE_GRACE_SECONDS = 2 * DAY
 # While Redis is down, try it again this often (real seconds), not on every request.
 REDIS_RETRY_SECONDS = 2.0
 KEY_GENERATION = "auth:key-generation"
+# The name of a peek's own window in the RateLimit fields.
+PEEK_WINDOW = "rate_limit"
 
 
 class Verdict(IntEnum):
@@ -109,6 +121,12 @@ class Window:
     limit: int
     remaining: int
     reset: int  # Unix seconds at which the window ends
+    name: str = "minute"  # the policy's name in the RateLimit fields
+    seconds: int = MINUTE  # the window's length
+
+    @property
+    def used(self) -> int:
+        return self.limit - self.remaining
 
 
 @dataclass(frozen=True)
@@ -128,13 +146,26 @@ class Decision:
     new_ban: Ban | None = None
     # The cached key the check was made for is out of date: nothing was counted.
     stale_key: bool = False
+    # Every window of the policy (for RateLimit-Policy), and the second the check ran at.
+    policy: tuple[Window, ...] = ()
+    now: int = 0
 
     @property
     def headers(self) -> dict[str, str]:
+        window = self.window
         headers = {
-            "X-RateLimit-Limit": str(self.window.limit),
-            "X-RateLimit-Remaining": str(self.window.remaining),
-            "X-RateLimit-Reset": str(self.window.reset),
+            "X-RateLimit-Limit": str(window.limit),
+            "X-RateLimit-Remaining": str(window.remaining),
+            "X-RateLimit-Reset": str(window.reset),
+            # draft-ietf-httpapi-ratelimit-headers-11: Structured Field lists whose items are
+            # the policies' names; q is the quota, w the window in seconds, r what remains,
+            # t the seconds until it is restored. Made from the same Window as X-RateLimit-*.
+            "RateLimit-Policy": ", ".join(
+                f'"{w.name}";q={w.limit};w={w.seconds}' for w in self.policy or (window,)
+            ),
+            "RateLimit": (
+                f'"{window.name}";r={window.remaining};t={max(0, window.reset - self.now)}'
+            ),
         }
         if not self.allowed:
             headers["Retry-After"] = str(self.retry_after)
@@ -163,6 +194,7 @@ class Keys:
     bans: str
     refused: str
     generation: str
+    peeks: str  # the caller's own window for reading its limits (Limiter.peek)
     usage: str  # the account's tallies for the day, per key (a hash)
     usage_index: str  # the accounts with tallies that day (a set)
 
@@ -178,6 +210,7 @@ class Keys:
             bans=f"{base}:{subject.caller}:bans",
             refused=f"{base}:refused:d{day}",
             generation=f"{prefix}{KEY_GENERATION}",
+            peeks=f"{base}:{subject.caller}:peeks:m{minute}",
             usage=usage_name(subject.tag, day, prefix),
             usage_index=usage_index_name(day, prefix),
         )
@@ -297,6 +330,60 @@ return {3, minute, day, ends_at, number}
 """
 
 
+_PEEK_SCRIPT = """
+if ARGV[4] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[4] then
+  return {4, 0, 0, 0, 0}
+end
+local minute = tonumber(redis.call('GET', KEYS[1]) or '0')
+local day = tonumber(redis.call('GET', KEYS[2]) or '0')
+local banned_until = tonumber(redis.call('GET', KEYS[3]) or '0')
+if banned_until <= tonumber(ARGV[3]) then banned_until = 0 end
+local peeks = tonumber(redis.call('GET', KEYS[5]) or '0')
+if peeks >= tonumber(ARGV[1]) then
+  return {0, peeks, minute, day, banned_until}
+end
+peeks = redis.call('INCR', KEYS[5])
+if peeks == 1 then redis.call('EXPIRE', KEYS[5], ARGV[2]) end
+return {1, peeks, minute, day, banned_until}
+"""
+
+
+# The name Redis gives each script: EVALSHA sends the name, not the script.
+_SHAS = {
+    script: hashlib.sha1(script.encode(), usedforsecurity=False).hexdigest()
+    for script in (_SCRIPT, _PEEK_SCRIPT)
+}
+
+
+@dataclass(frozen=True)
+class PeekArgs:
+    """A peek's parameters, the same in both backends."""
+
+    limit: int  # peeks per minute per caller
+    ttl: int
+    now: int
+    generation: str  # "": not checked
+
+    def as_list(self) -> list[int | str]:
+        return [self.limit, self.ttl, self.now, self.generation]
+
+
+@dataclass(frozen=True)
+class Peeked:
+    """What a backend returns for one peek: the peek's own verdict and count (ADMITTED,
+    REFUSED or STALE_KEY), and the subject's windows and ban, untouched."""
+
+    verdict: Verdict
+    peeks: int
+    minute: int
+    day: int
+    ban_ends_at: int  # 0: no ban in force
+
+
+def _peek_names(keys: Keys) -> list[str]:
+    return [keys.minute, keys.day, keys.ban, keys.generation, keys.peeks]
+
+
 class MemoryBackend:
     """The script's steps in process memory, for one process."""
 
@@ -368,6 +455,19 @@ class MemoryBackend:
             self._values[keys.ban] = (now + seconds, now + seconds)
             return Outcome(Verdict.NEWLY_BANNED, minute, day, now + seconds, number)
 
+    def peek(self, keys: Keys, args: PeekArgs) -> Peeked:
+        now = args.now
+        with self._lock:
+            self._purge(now)
+            minute, day = self._get(keys.minute, now), self._get(keys.day, now)
+            banned_until = self._get(keys.ban, now)
+            banned_until = banned_until if banned_until > now else 0
+            peeks = self._get(keys.peeks, now)
+            if peeks >= args.limit:
+                return Peeked(Verdict.REFUSED, peeks, minute, day, banned_until)
+            peeks = self._incr(keys.peeks, now, args.ttl)
+            return Peeked(Verdict.ADMITTED, peeks, minute, day, banned_until)
+
     def read(self, names: list[str], now: float) -> list[int]:
         with self._lock:
             return [self._get(name, now) for name in names]
@@ -416,21 +516,27 @@ class MemoryBackend:
 class RedisBackend:
     """The script in Redis: one round trip per check, atomic across every process."""
 
-    SHA = hashlib.sha1(_SCRIPT.encode()).hexdigest()  # noqa: S324 (the name Redis gives it)
-
     def __init__(self, client: RedisClient) -> None:
         self.client = client
 
-    def run(self, keys: Keys, args: Args) -> Outcome:
-        names, values = keys.as_list(), args.as_list()
+    def _evalsha(self, script: str, names: list[str], values: list[int | str]) -> Any:
+        sha = _SHAS[script]
         try:
-            return _outcome(self.client.execute("EVALSHA", self.SHA, len(names), *names, *values))
+            return self.client.execute("EVALSHA", sha, len(names), *names, *values)
         except ReplyError as exc:
             if not str(exc).startswith("NOSCRIPT"):
                 raise
         # Redis restarted, or is new, and does not know the script yet: load it, once.
-        self.client.execute("SCRIPT", "LOAD", _SCRIPT)
-        return _outcome(self.client.execute("EVALSHA", self.SHA, len(names), *names, *values))
+        self.client.execute("SCRIPT", "LOAD", script)
+        return self.client.execute("EVALSHA", sha, len(names), *names, *values)
+
+    def run(self, keys: Keys, args: Args) -> Outcome:
+        return _outcome(self._evalsha(_SCRIPT, keys.as_list(), args.as_list()))
+
+    def peek(self, keys: Keys, args: PeekArgs) -> Peeked:
+        raw = self._evalsha(_PEEK_SCRIPT, _peek_names(keys), args.as_list())
+        verdict, peeks, minute, day, ban_ends_at = (int(value) for value in raw)
+        return Peeked(Verdict(verdict), peeks, minute, day, ban_ends_at)
 
     def read(self, names: list[str], now: float) -> list[int]:
         return [int(value or 0) for value in self.client.execute("MGET", *names)]
@@ -572,33 +678,78 @@ class Limiter:
         outcome = self._run(subject, now, args)
         if outcome.verdict == Verdict.STALE_KEY:
             return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True)
-        windows = [(Window(policy.per_minute, 0, minute_reset), outcome.minute)]
-        if policy.per_day is not None:
-            windows.append((Window(policy.per_day, 0, day_reset), outcome.day))
-        windows = [
-            (Window(w.limit, max(0, w.limit - count), w.reset), count) for w, count in windows
-        ]
-        # The fewest remaining; on a tie, the later reset, since that is when both have room.
-        tightest = min((w for w, _ in windows), key=lambda w: (w.remaining, -w.reset))
+        windows = _windows(policy, second, outcome.minute, outcome.day)
+        tightest = _tightest(windows)
         if outcome.verdict == Verdict.ADMITTED:
-            return Decision(allowed=True, window=tightest)
+            return Decision(allowed=True, window=tightest, policy=windows, now=second)
         if outcome.verdict in (Verdict.BANNED, Verdict.NEWLY_BANNED):
             new_ban = None
             if outcome.verdict == Verdict.NEWLY_BANNED:
                 new_ban = Ban(outcome.ban_number, second, outcome.ban_ends_at)
             return Decision(
                 allowed=False,
-                window=Window(tightest.limit, 0, outcome.ban_ends_at),
+                window=replace(tightest, remaining=0, reset=outcome.ban_ends_at),
                 retry_after=max(1, math.ceil(outcome.ban_ends_at - now)),
                 banned=True,
                 new_ban=new_ban,
+                policy=windows,
+                now=second,
             )
-        wait = max(w.reset for w, count in windows if count >= w.limit) - now
+        wait = max(w.reset for w in windows if w.remaining == 0) - now
         return Decision(
             allowed=False,
-            window=Window(tightest.limit, 0, tightest.reset),
+            window=replace(tightest, remaining=0),
             retry_after=max(1, math.ceil(wait)),
+            policy=windows,
+            now=second,
         )
+
+    def peek(
+        self, subject: Subject, *, per_minute: int, generation: str = ""
+    ) -> tuple[Decision, Standing | None]:
+        """Read ``subject``'s windows and its caller's ban without counting anything against
+        them, counting the peek instead against the caller's own ``per_minute`` window.
+
+        Returns that window's decision (its headers describe it), and the subject's standing,
+        None when the peek was refused or the cached key it was made for is stale.
+        """
+        now = time.time()
+        second = int(now)
+        minute_reset = (second // MINUTE + 1) * MINUTE
+        args = PeekArgs(
+            limit=per_minute,
+            ttl=minute_reset - second + EXPIRY_MARGIN,
+            now=second,
+            generation=generation,
+        )
+        peeked = self._peek(subject, now, args)
+        if peeked.verdict == Verdict.STALE_KEY:
+            return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True), None
+        own = Window(per_minute, max(0, per_minute - peeked.peeks), minute_reset, PEEK_WINDOW)
+        if peeked.verdict != Verdict.ADMITTED:
+            refused = Decision(
+                allowed=False,
+                window=own,
+                retry_after=max(1, math.ceil(minute_reset - now)),
+                policy=(own,),
+                now=second,
+            )
+            return refused, None
+        windows = _windows(subject.policy, second, peeked.minute, peeked.day)
+        standing = Standing(windows, peeked.ban_ends_at or None, now=second)
+        return Decision(allowed=True, window=own, policy=(own,), now=second), standing
+
+    def _peek(self, subject: Subject, now: float, args: PeekArgs) -> Peeked:
+        backend = self._usable_redis()
+        if backend is not None:
+            try:
+                peeked = backend.peek(Keys.of(subject, now, self._prefix()), args)
+            except RedisError as exc:
+                self._failed(exc)
+            else:
+                self._succeeded()
+                return peeked
+        return self.memory.peek(Keys.of(subject, now), args)
 
     def _run(self, subject: Subject, now: float, args: Args) -> Outcome:
         backend = self._usable_redis()
@@ -696,6 +847,36 @@ class Limiter:
         """Forget in-process counts and outage state (tests, and after a settings change)."""
         self.memory.clear()
         self.down_since = None
+
+
+def _windows(policy: Policy, second: int, minute: int, day: int) -> tuple[Window, ...]:
+    """The policy's windows at ``second``, given how many requests each has admitted."""
+    minute_reset = (second // MINUTE + 1) * MINUTE
+    windows = [
+        Window(policy.per_minute, max(0, policy.per_minute - minute), minute_reset, "minute")
+    ]
+    if policy.per_day is not None:
+        day_reset = (second // DAY + 1) * DAY
+        windows.append(Window(policy.per_day, max(0, policy.per_day - day), day_reset, "day", DAY))
+    return tuple(windows)
+
+
+def _tightest(windows: tuple[Window, ...]) -> Window:
+    # The fewest remaining; on a tie, the later reset, since that is when both have room.
+    return min(windows, key=lambda w: (w.remaining, -w.reset))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a subject stands, read without counting: its windows and the caller's ban."""
+
+    windows: tuple[Window, ...]
+    ban_ends_at: int | None
+    now: int
+
+    @property
+    def tightest(self) -> Window:
+        return _tightest(self.windows)
 
 
 def _usage_args(subject: Subject, ttl: int) -> dict[str, Any]:

@@ -1,15 +1,18 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 from apikeys import keys
 
@@ -125,6 +128,82 @@ class Account(models.Model):
         return Limits(per_minute=per_minute, per_day=per_day)
 
 
+class KeyKind(models.TextChoices):
+    SECRET = "secret", "Secret (servers only)"
+    PUBLISHABLE = "publishable", "Publishable (read-only, for web pages)"
+
+
+class Scope(models.TextChoices):
+    """What a key may do. Each API operation needs one (``apikeys.scopes``)."""
+
+    PETS_READ = "pets:read", "pets:read: list and get animals, list categories"
+    PETS_WRITE = "pets:write", "pets:write: add animals"
+    ORDERS_READ = "orders:read", "orders:read: list the account's orders"
+    ORDERS_WRITE = "orders:write", "orders:write: place and cancel orders"
+
+
+ALL_SCOPES: tuple[str, ...] = tuple(Scope.values)
+READ_SCOPES: tuple[str, ...] = tuple(scope for scope in ALL_SCOPES if scope.endswith(":read"))
+# What a publishable key gets unless told otherwise: a widget shows animals.
+PUBLISHABLE_DEFAULT_SCOPES: tuple[str, ...] = (Scope.PETS_READ.value,)
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normalize_origin(value: str) -> str:
+    """A web origin as browsers send it in ``Origin``: ``scheme://host[:port]``, lower case, no
+    default port. Anything else (a path, a query, credentials, another scheme) is refused, so
+    that what an account manager typed can be compared exactly with what a browser sends."""
+    text = value.strip()
+    invalid = ValidationError(
+        f"{text!r} is not a web origin: give scheme://host[:port], e.g. https://shelter.example."
+    )
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        raise invalid from None
+    scheme, host = parts.scheme.lower(), parts.hostname
+    if (
+        scheme not in _DEFAULT_PORTS
+        or not host
+        or parts.username is not None
+        or parts.password is not None
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or "*" in host
+    ):
+        raise invalid
+    try:
+        host = host.encode("idna").decode("ascii") if not host.isascii() else host
+    except UnicodeError:
+        raise invalid from None
+    if ":" in host:  # IPv6, which an origin writes in brackets
+        host = f"[{host}]"
+    if port is not None and port != _DEFAULT_PORTS[scheme]:
+        return f"{scheme}://{host}:{port}"
+    return f"{scheme}://{host}"
+
+
+def normalize_origins(values: Iterable[str]) -> list[str]:
+    """Each origin normalized, duplicates dropped, in the order given."""
+    normalized: list[str] = []
+    errors: list[ValidationError] = []
+    for value in values:
+        if not value.strip():
+            continue
+        try:
+            origin = normalize_origin(value)
+        except ValidationError as exc:
+            errors.append(exc)
+            continue
+        if origin not in normalized:
+            normalized.append(origin)
+    if errors:
+        raise ValidationError(errors)
+    return normalized
+
+
 _REFUSALS = {
     "revoked": "This API key has been revoked.",
     "expired": "This API key has expired.",
@@ -178,15 +257,108 @@ class ApiKey(models.Model):
         related_name="+",
         editable=False,
     )
+    # The key's text says its kind (petstore_pub_…), so the kind never changes after issue.
+    kind = models.CharField(
+        max_length=16, choices=KeyKind.choices, default=KeyKind.SECRET, editable=False
+    )
+    # Space-separated, sorted (as OAuth writes scopes): plain text works the same on SQLite and
+    # PostgreSQL, and lets the database itself refuse a publishable key with a write scope.
+    scopes = models.CharField(max_length=255, default="", blank=True)
+    # Space-separated normalized origins (normalize_origin); publishable keys only.
+    allowed_origins = models.TextField(default="", blank=True)
 
     objects = ApiKeyQuerySet.as_manager()
 
     class Meta:
         ordering = ("id",)
         verbose_name = "API key"
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=KeyKind.values), name="apikey_kind_known"),
+            models.CheckConstraint(
+                condition=Q(kind=KeyKind.SECRET) | ~Q(scopes__contains=":write"),
+                name="apikey_publishable_is_read_only",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind=KeyKind.PUBLISHABLE) | Q(allowed_origins=""),
+                name="apikey_origins_only_for_publishable",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.name})" if self.name else f"{self.prefix}…"
+
+    @property
+    def is_publishable(self) -> bool:
+        return self.kind == KeyKind.PUBLISHABLE
+
+    # Cached on the instance: the key cache (apikeys.keyring) keeps one instance per key and
+    # replaces it, never edits it, when the row changes.
+    @cached_property
+    def scope_set(self) -> frozenset[str]:
+        return frozenset(self.scopes.split())
+
+    @cached_property
+    def origin_set(self) -> frozenset[str]:
+        return frozenset(self.allowed_origins.split())
+
+    @property
+    def scope_list(self) -> list[str]:
+        return sorted(self.scopes.split())
+
+    @property
+    def origin_list(self) -> list[str]:
+        return self.allowed_origins.split()
+
+    def set_scopes(self, scopes: Iterable[str]) -> None:
+        self.scopes = " ".join(sorted(set(scopes)))
+        self.__dict__.pop("scope_set", None)
+
+    def set_origins(self, origins: Iterable[str]) -> None:
+        """Store ``origins``, normalized; raises ValidationError for one that is not an origin."""
+        self.allowed_origins = " ".join(normalize_origins(origins))
+        self.__dict__.pop("origin_set", None)
+
+    def clean(self) -> None:
+        super().clean()
+        self.__dict__.pop("scope_set", None)
+        self.__dict__.pop("origin_set", None)
+        errors: dict[str, list[str]] = {}
+        scopes = self.scope_set
+        if unknown := sorted(scopes - set(ALL_SCOPES)):
+            errors.setdefault("scopes", []).append(f"Unknown scopes: {', '.join(unknown)}.")
+        if not scopes:
+            errors.setdefault("scopes", []).append("A key needs at least one scope.")
+        if self.is_publishable:
+            if writes := sorted(scopes - set(READ_SCOPES) - set(unknown)):
+                errors.setdefault("scopes", []).append(
+                    "A publishable key is read-only: it cannot have "
+                    f"{', '.join(writes)}. Issue a secret key for writes."
+                )
+            if not self.origin_set:
+                errors.setdefault("allowed_origins", []).append(
+                    "A publishable key needs at least one web origin it may be used from."
+                )
+        elif self.origin_set:
+            errors.setdefault("allowed_origins", []).append(
+                "Only publishable keys have origins: a secret key belongs on a server, never "
+                "in a web page."
+            )
+        if errors:
+            raise ValidationError(errors)
+
+    def origin_refusal(self, origin: str | None) -> str | None:
+        """Why a request from ``origin`` may not use this key, or None when it may.
+
+        Only publishable keys are bound to origins. A request without ``Origin`` is not a
+        browser's (browsers always send it with a cross-origin ``Authorization``), and whoever
+        sends it could as well have forged one, so it is accepted.
+        """
+        if not self.is_publishable or origin is None or origin in self.origin_set:
+            return None
+        return (
+            f"This publishable API key may not be used from {origin}; it is bound to: "
+            f"{', '.join(self.origin_list)}."
+        )
 
     def state(self, now: datetime) -> str:
         """``active``, or why the key is refused: ``revoked``, ``expired``, ``suspended``."""

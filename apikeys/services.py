@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from apikeys import keys
 from apikeys.limiter import BAN_STRIKES, Subject, limiter
-from apikeys.models import Account, ApiKey, Ban, Plan
+from apikeys.models import (
+    ALL_SCOPES,
+    PUBLISHABLE_DEFAULT_SCOPES,
+    Account,
+    ApiKey,
+    Ban,
+    KeyKind,
+    Plan,
+)
 
 # Keys live at most this long (and a date this far off stays within every datetime's range).
 MAX_EXPIRY_DAYS = 3650
@@ -60,26 +70,85 @@ def account_set_plan(
     return account
 
 
+def apikey_access(
+    *,
+    kind: str = KeyKind.SECRET,
+    scopes: Iterable[str] | None = None,
+    origins: Iterable[str] = (),
+) -> ApiKey:
+    """An unsaved key carrying this kind, scopes and origins, checked (ValidationError naming
+    the field otherwise). Without ``scopes``: every scope for a secret key, ``pets:read`` for a
+    publishable one."""
+    candidate = ApiKey(kind=kind)
+    if scopes is None:
+        scopes = PUBLISHABLE_DEFAULT_SCOPES if kind == KeyKind.PUBLISHABLE else ALL_SCOPES
+    candidate.set_scopes(scopes)
+    try:
+        candidate.set_origins(origins)
+    except ValidationError as exc:
+        raise ValidationError({"allowed_origins": exc.messages}) from None
+    candidate.clean()
+    return candidate
+
+
 @transaction.atomic
 def apikey_issue(
-    *, account: Account, name: str = "", expires_in: timedelta | None = None
+    *,
+    account: Account,
+    name: str = "",
+    expires_in: timedelta | None = None,
+    kind: str = KeyKind.SECRET,
+    scopes: Iterable[str] | None = None,
+    origins: Iterable[str] = (),
 ) -> IssuedKey:
-    raw = keys.generate_key()
+    """A new key; raises ValidationError, issuing nothing, for scopes or origins its kind
+    cannot have (a publishable key is read-only and needs an origin)."""
+    access = apikey_access(kind=kind, scopes=scopes, origins=origins)
+    raw = keys.generate_key(publishable=access.is_publishable)
     api_key = ApiKey.objects.create(
         account=account,
         name=name,
         prefix=keys.display_prefix(raw),
         digest=keys.digest(raw),
         expires_at=timezone.now() + expires_in if expires_in is not None else None,
+        kind=access.kind,
+        scopes=access.scopes,
+        allowed_origins=access.allowed_origins,
     )
     return IssuedKey(api_key=api_key, raw=raw)
 
 
+def apikey_replacement_access(
+    *,
+    api_key: ApiKey,
+    kind: str | None = None,
+    scopes: Iterable[str] | None = None,
+    origins: Iterable[str] | None = None,
+) -> dict[str, Any]:
+    """The kind, scopes and origins of ``api_key``'s replacement: its own, but for those given.
+    A key rotated into another kind starts from that kind's default scopes."""
+    kind = kind or api_key.kind
+    if scopes is None and kind == api_key.kind:
+        scopes = api_key.scope_list
+    if origins is None:
+        origins = api_key.origin_list if kind == KeyKind.PUBLISHABLE else ()
+    return {"kind": kind, "scopes": scopes, "origins": origins}
+
+
 @transaction.atomic
-def apikey_rotate(*, api_key: ApiKey, grace: timedelta) -> IssuedKey:
-    """Issue a replacement with the same name and expiry; the old key stops after ``grace``."""
+def apikey_rotate(
+    *,
+    api_key: ApiKey,
+    grace: timedelta,
+    kind: str | None = None,
+    scopes: Iterable[str] | None = None,
+    origins: Iterable[str] | None = None,
+) -> IssuedKey:
+    """Issue a replacement with the same name, expiry, kind, scopes and origins, unless told
+    otherwise; the old key stops after ``grace``."""
     old = ApiKey.objects.select_for_update().get(pk=api_key.pk)
-    issued = apikey_issue(account=old.account, name=old.name)
+    access = apikey_replacement_access(api_key=old, kind=kind, scopes=scopes, origins=origins)
+    issued = apikey_issue(account=old.account, name=old.name, **access)
     if old.expires_at is not None:
         issued.api_key.expires_at = old.expires_at
         issued.api_key.save(update_fields=["expires_at"])

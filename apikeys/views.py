@@ -1,13 +1,56 @@
 from __future__ import annotations
 
+from dataclasses import asdict
+from typing import Any
+
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikeys.authentication import caller_account
-from apikeys.serializers import UsageDaySerializer, UsageQuery
+from apikeys.gateway import RATE_LIMIT_READS_PER_MINUTE
+from apikeys.limiter import Standing
+from apikeys.serializers import RateLimitSerializer, UsageDaySerializer, UsageQuery
 from apikeys.usage import usage_history
+from petstore.errors import ServiceUnavailable
+from petstore.renderers import JsonAnswer
+
+
+@extend_schema(tags=["rate limits"])
+class RateLimitViewSet(viewsets.ViewSet):
+    # Any valid key may read its own limits, a publishable one too.
+    required_scopes = {"retrieve": None}
+
+    @extend_schema(
+        operation_id="getRateLimit",
+        summary="Read my rate limits",
+        description="The calling account's plan, each of its windows (the minute and the UTC "
+        "day: limit, used, remaining, reset) and the calling key's ban, if one is in force. "
+        "It does not count against the plan: it is limited on its own, to "
+        f"{RATE_LIMIT_READS_PER_MINUTE} calls a minute per key, and its `X-RateLimit-*` and "
+        "`RateLimit` headers describe that window, not the plan's.",
+        responses={200: OpenApiResponse(RateLimitSerializer, "The limits, as they stand.")},
+    )
+    def retrieve(self, request: Request) -> Response:
+        account = caller_account(request)
+        # Read by the gateway, in the round trip that admitted this request.
+        standing: Standing | None = getattr(request._request, "rate_limit_standing", None)
+        if standing is None:
+            raise ServiceUnavailable("The limits could not be read; try again shortly.")
+        ban: dict[str, Any] | None = None
+        if standing.ban_ends_at is not None:
+            ban = {
+                "endsAt": standing.ban_ends_at,
+                "retryAfter": max(1, standing.ban_ends_at - standing.now),
+            }
+        body = {
+            "plan": {"code": account.plan.code, "name": account.plan.name},
+            "windows": [{**asdict(window), "used": window.used} for window in standing.windows],
+            "ban": ban,
+        }
+        return Response(RateLimitSerializer(body).data)
 
 
 @extend_schema(tags=["usage"])
@@ -15,9 +58,9 @@ class UsageViewSet(viewsets.GenericViewSet):
     """The calling account's own usage, day by day."""
 
     serializer_class = UsageDaySerializer
-    # The scope a key needs (issue 13's scopes): any key may read its own account's usage; a
-    # key with only read scopes included. Set when scopes are enforced.
-    required_scope: str | None = None
+    # Any valid key may read its own account's usage, one with only read scopes included (as
+    # GET /v1/rate_limit: a publishable key too).
+    required_scopes = {"list": None}
 
     @extend_schema(
         operation_id="getUsage",
@@ -28,7 +71,7 @@ class UsageViewSet(viewsets.GenericViewSet):
         parameters=[UsageQuery],
         responses={200: OpenApiResponse(UsageDaySerializer(many=True), "One entry per day.")},
     )
-    def list(self, request: Request) -> Response:
+    def list(self, request: Request) -> HttpResponse:
         days = UsageQuery.parse(request.query_params)["days"]
         history = usage_history(account=caller_account(request), days=days)
-        return Response(UsageDaySerializer(history.days, many=True).data)
+        return JsonAnswer(UsageDaySerializer(history.days, many=True).data)

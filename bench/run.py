@@ -248,6 +248,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--scale", type=int, default=1_000_000, help="pets for the scale run")
+    parser.add_argument(
+        "--variants-only",
+        action="store_true",
+        help="only the variants' ratios, for a quick look between steps (no front, memory, "
+        "scale, and no results file)",
+    )
     options = parser.parse_args()
 
     print(f"Preparing {BENCH_DB} and 10,000 pets …", flush=True)
@@ -259,6 +265,9 @@ def main() -> None:
     from bench.front import measure_front, report_front  # it imports this module
 
     try:
+        if options.variants_only:
+            measure_variants(servers, key, options)
+            return
         front = measure_front(key, options)  # before measure(), which reseeds the pets
         results = measure(servers, key, options)
         results["front"] = front
@@ -279,9 +288,9 @@ VARIANTS = [
 ]
 
 
-def measure(
+def measure_variants(
     servers: dict[str, subprocess.Popen[bytes]], key: str, options: argparse.Namespace
-) -> dict[str, object]:
+) -> list[dict[str, object]]:
     rows = []
     for label, method, path in VARIANTS:
         targets = ["stack", "floor"] + (["open"] if label == "list limit=20" else [])
@@ -305,7 +314,15 @@ def measure(
             )
         rows.append(row)
         print(f"  {label}: stack/floor {row['stack_over_floor']}", flush=True)
+        if "stack_over_open" in row:
+            print(f"  {label}: stack/open {row['stack_over_open']}", flush=True)
+    return rows
 
+
+def measure(
+    servers: dict[str, subprocess.Popen[bytes]], key: str, options: argparse.Namespace
+) -> dict[str, object]:
+    rows = measure_variants(servers, key, options)
     # Memory: a fresh stack, then 10k and 50k requests of the hot path.
     servers["stack"].send_signal(signal.SIGTERM)
     servers["stack"].wait(timeout=30)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.utils import timezone
 from django.utils.http import http_date
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -11,6 +11,7 @@ from rest_framework import status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apikeys.models import Scope
 from pets import selectors, services
 from pets.serializers import CategorySerializer, NewPetSerializer, PetListFilter, PetSerializer
 from petstore import pagination
@@ -18,6 +19,7 @@ from petstore.errors import Gone
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
+from petstore.renderers import JsonAnswer
 from petstore.serializers import PATH_ID_SCHEMA
 
 PET_ID = OpenApiParameter(
@@ -38,6 +40,11 @@ def getpet_deprecation_headers() -> dict[str, str]:
 class PetViewSet(viewsets.GenericViewSet):
     pagination_class = KeysetPagination
     serializer_class = PetSerializer
+    required_scopes = {
+        "list": Scope.PETS_READ,
+        "create": Scope.PETS_WRITE,
+        "retrieve": Scope.PETS_READ,
+    }
 
     @extend_schema(
         operation_id="listPets",
@@ -47,7 +54,7 @@ class PetViewSet(viewsets.GenericViewSet):
         parameters=[PetListFilter],
         responses={200: OpenApiResponse(PetSerializer(many=True), "A page of animals.")},
     )
-    def list(self, request: Request) -> Response:
+    def list(self, request: Request) -> HttpResponse:
         status = PetListFilter.parse(request.query_params).get("status")
         wanted = pagination.page(request)
         # One more than the page holds: whether a next page exists, without a COUNT.
@@ -81,18 +88,18 @@ class PetViewSet(viewsets.GenericViewSet):
         parameters=[PET_ID],
         responses={200: OpenApiResponse(PetSerializer, "The animal.")},
     )
-    def retrieve(self, request: Request, petId: int) -> Response:
+    def retrieve(self, request: Request, petId: int) -> HttpResponse:
         if timezone.now() >= settings.PETSTORE_GETPET_SUNSET_AT:
             raise Gone("getPet was removed on its sunset date; use GET /v1/pets.")
         pet = selectors.pet_get(petId)
         if pet is None:
             raise Http404
-        return Response(pet)
+        return JsonAnswer(pet)
 
-    def finalize_response(
-        self, request: Request, response: Response, *args: Any, **kwargs: Any
-    ) -> Response:
-        response = super().finalize_response(request, response, *args, **kwargs)
+    def finalize_response(  # type: ignore[override]  # DRF's stubs say Response; any answer comes
+        self, request: Request, response: HttpResponse, *args: Any, **kwargs: Any
+    ) -> HttpResponse:
+        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[arg-type]
         if self.action == "retrieve":
             for name, value in getpet_deprecation_headers().items():
                 response[name] = value
@@ -102,11 +109,13 @@ class PetViewSet(viewsets.GenericViewSet):
 @extend_schema(tags=["categories"])
 class CategoryViewSet(viewsets.GenericViewSet):
     serializer_class = CategorySerializer
+    # Categories are how animals are browsed: reading them is reading animals.
+    required_scopes = {"list": Scope.PETS_READ}
 
     @extend_schema(
         operation_id="listCategories",
         summary="List categories",
         responses={200: OpenApiResponse(CategorySerializer(many=True), "Every category.")},
     )
-    def list(self, request: Request) -> Response:
-        return Response(selectors.category_list())
+    def list(self, request: Request) -> HttpResponse:
+        return JsonAnswer(selectors.category_list())

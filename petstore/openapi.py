@@ -57,6 +57,12 @@ HEADERS = {
     "X-RateLimit-Limit": "Requests allowed in the window with the fewest requests remaining.",
     "X-RateLimit-Remaining": "Requests left in that window.",
     "X-RateLimit-Reset": "Unix time, in seconds, at which that window ends.",
+    "RateLimit-Policy": "Every window of the limit, in the syntax of "
+    "draft-ietf-httpapi-ratelimit-headers-11: "
+    '`"minute";q=60;w=60, "day";q=1000;w=86400` (q: requests, w: seconds).',
+    "RateLimit": "The window with the fewest requests remaining (the one `X-RateLimit-*` "
+    'describes), draft-ietf-httpapi-ratelimit-headers-11: `"minute";r=57;t=42` '
+    "(r: requests remaining, t: seconds until the window ends).",
     "Retry-After": "Seconds to wait before trying again.",
     "Link": 'On a list: `<url>; rel="next"` when more items follow. '
     'On getPet: `</v1/pets>; rel="successor-version"`.',
@@ -66,11 +72,20 @@ HEADERS = {
     "Deprecation": "When this operation was deprecated, as `@<unix time>` (RFC 9745).",
     "Sunset": "When this operation stops working (RFC 8594).",
 }
+RATE_LIMIT_HEADERS = (
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "RateLimit-Policy",
+    "RateLimit",
+)
 _HEADER_TYPES = {name: "integer" for name in HEADERS if name.startswith(("X-", "Retry"))}
 
 ERROR_DESCRIPTIONS = {
     "400": "The request is invalid: a field or parameter, or the body itself (`code` says which).",
     "401": "The API key is missing, malformed, unknown, revoked or expired.",
+    "403": "The API key lacks the scope this operation needs, or a publishable key was sent "
+    "from a web origin it is not bound to (`forbidden`).",
     "404": "No such resource.",
     "409": "Not allowed in the resource's current state, or a request with this "
     "`Idempotency-Key` is still in progress.",
@@ -83,7 +98,7 @@ ERROR_DESCRIPTIONS = {
     "500": "A fault on our side; the message names the request id.",
     "503": "The service cannot reach its database.",
 }
-_EVERY_OPERATION = ("401", "429", "500", "503")
+_EVERY_OPERATION = ("401", "403", "429", "500", "503")
 _BY_OPERATION = {
     "listPets": ("400",),
     "createPet": ("400", "409", "413", "415", "422"),
@@ -157,7 +172,7 @@ def add_common_responses(
                 }
             for status, response in responses.items():
                 headers = response.setdefault("headers", {})
-                for name in ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"):
+                for name in RATE_LIMIT_HEADERS:
                     headers[name] = _header_ref(name)
                 if status == "429":
                     headers["Retry-After"] = _header_ref("Retry-After")

@@ -21,8 +21,8 @@ from django.conf import settings
 from rest_framework import serializers
 from rest_framework.pagination import BasePagination
 from rest_framework.request import Request
-from rest_framework.response import Response
 
+from petstore.renderers import JsonAnswer
 from petstore.serializers import INT64_MAX, QueryCharField, QueryIntegerField, QuerySerializer
 
 DEFAULT_LIMIT = 20
@@ -80,13 +80,13 @@ def page(request: Request) -> Page:
     return Page(limit=query["limit"], after=after)
 
 
-def page_response(request: Request, page: Page, rows: list[dict[str, Any]]) -> Response:
+def page_response(request: Request, page: Page, rows: list[dict[str, Any]]) -> JsonAnswer:
     """``rows`` (up to ``page.limit + 1``, by id) as a page, with the next page's ``Link``."""
     headers = {}
     if len(rows) > page.limit:
         rows = rows[: page.limit]
         headers["Link"] = f'<{_next_url(request, rows[-1]["id"])}>; rel="next"'
-    return Response(rows, headers=headers)
+    return JsonAnswer(rows, headers=headers)
 
 
 def _next_url(request: Request, after: int) -> str:

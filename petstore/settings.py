@@ -98,9 +98,9 @@ PETSTORE_TRUSTED_PROXIES = env_int("PETSTORE_TRUSTED_PROXIES", 0)
 PETSTORE_GETPET_DEPRECATED_AT = datetime(2026, 1, 1, tzinfo=UTC)
 PETSTORE_GETPET_SUNSET_AT = env_date("PETSTORE_GETPET_SUNSET", "2030-12-05")
 
-# Browsers may call the API only from these origins (comma-separated); none by default.
+# Browsers may call the API from these origins (comma-separated) with any key; none by default.
+# Publishable keys add their own origins, per request (apikeys.cors).
 CORS_ALLOWED_ORIGINS = env_list("PETSTORE_CORS_ORIGINS", [])
-CORS_URLS_REGEX = r"^/v1/.*$"
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key", "x-request-id"]
 CORS_EXPOSE_HEADERS = [
     "Link",
@@ -109,6 +109,8 @@ CORS_EXPOSE_HEADERS = [
     "X-RateLimit-Limit",
     "X-RateLimit-Remaining",
     "X-RateLimit-Reset",
+    "RateLimit",
+    "RateLimit-Policy",
     "X-Request-ID",
     "Idempotent-Replayed",
     "Deprecation",
@@ -128,7 +130,6 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "corsheaders",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -141,7 +142,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "petstore.requestlog.RequestLogMiddleware",
-    "corsheaders.middleware.CorsMiddleware",
+    # Which web pages may read /v1's answers: the operator's origins and a publishable key's.
+    "apikeys.cors.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "petstore.errors.ApiErrorMiddleware",
     # Where an API request is admitted: key, limits, 429s, the limit's headers.
@@ -190,6 +192,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["OPTIONS"].setdefault(
         "options", f"-c statement_timeout={env_int('DATABASE_STATEMENT_TIMEOUT_MS', 5000)}"
     )
+    if env_bool("DATABASE_PREPARED_STATEMENTS", True):
+        # Values sent apart from the SQL, and a statement run a few times prepared once per
+        # connection: PostgreSQL stops parsing and planning the same few queries on every
+        # request. Django turns both off by default for connection poolers in transaction mode
+        # (PgBouncer before 1.21), which this deployment does not use (persistent connections,
+        # DESIGN §7); set DATABASE_PREPARED_STATEMENTS=0 behind one.
+        DATABASES["default"]["OPTIONS"].setdefault("server_side_binding", True)
+        DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 5)
 
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded database must keep PostgreSQL's promises under `make run`'s threads: of
@@ -272,10 +282,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = PETSTORE_MAX_BODY_BYTES
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["apikeys.authentication.BearerKeyAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": ["apikeys.scopes.HasScope"],
     "DEFAULT_RENDERER_CLASSES": ["petstore.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["petstore.parsers.StrictJSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "apikeys.openapi.ScopedAutoSchema",
     "EXCEPTION_HANDLER": "petstore.errors.exception_handler",
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_VERSIONING_CLASS": None,
@@ -286,8 +296,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Pet Store API",
     "DESCRIPTION": (
         "Browse and manage animals available for adoption. Every operation takes an API key as "
-        "a bearer token and is rate limited per plan; every response reports the limit in "
-        "`X-RateLimit-*` headers."
+        "a bearer token, needs the scope it names (publishable keys, `petstore_pub_…`, are "
+        "read-only and bound to web origins) and is rate limited per plan; every response "
+        "reports the limit in `X-RateLimit-*` headers and in the `RateLimit-Policy` and "
+        "`RateLimit` fields of draft-ietf-httpapi-ratelimit-headers-11."
     ),
     "VERSION": "1.0.0",
     "SERVERS": [
@@ -315,6 +327,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "animals", "description": "Animals available for adoption."},
         {"name": "categories", "description": "Kinds of animal."},
         {"name": "orders", "description": "Adoption orders of the calling account."},
+        {"name": "rate limits", "description": "The calling key's limits, read for free."},
         {"name": "usage", "description": "The calling account's requests over time."},
     ],
 }

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikeys.authentication import caller_account
+from apikeys.models import Scope
 from petstore import pagination
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.pagination import KeysetPagination
@@ -27,6 +29,11 @@ class OrderViewSet(viewsets.GenericViewSet):
 
     pagination_class = KeysetPagination
     serializer_class = OrderSerializer
+    required_scopes = {
+        "list": Scope.ORDERS_READ,
+        "create": Scope.ORDERS_WRITE,
+        "destroy": Scope.ORDERS_WRITE,
+    }
 
     def get_queryset(self) -> QuerySet[Order]:
         return Order.objects.filter(account=caller_account(self.request))
@@ -38,7 +45,7 @@ class OrderViewSet(viewsets.GenericViewSet):
         parameters=[OrderListFilter],
         responses={200: OpenApiResponse(OrderSerializer(many=True), "A page of orders.")},
     )
-    def list(self, request: Request) -> Response:
+    def list(self, request: Request) -> HttpResponse:
         status = OrderListFilter.parse(request.query_params).get("status")
         wanted = pagination.page(request)
         orders = selectors.order_page(

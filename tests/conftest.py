@@ -145,13 +145,22 @@ def make_account(db: None) -> Callable[..., Account]:
 
 @pytest.fixture
 def make_key(make_account: Callable[..., Account]) -> Callable[..., str]:
-    """Issue a key (on a new Free account unless one is given) and return the raw key."""
+    """Issue a key (on a new Free account unless one is given) and return the raw key: a
+    secret key with every scope unless told otherwise."""
 
     def make(
-        account: Account | None = None, expires_in: timedelta | None = None, **account_kwargs: Any
+        account: Account | None = None,
+        expires_in: timedelta | None = None,
+        *,
+        kind: str = "secret",
+        scopes: list[str] | None = None,
+        origins: tuple[str, ...] = (),
+        **account_kwargs: Any,
     ) -> str:
         account = account or make_account(**account_kwargs)
-        return apikey_services.apikey_issue(account=account, expires_in=expires_in).raw
+        return apikey_services.apikey_issue(
+            account=account, expires_in=expires_in, kind=kind, scopes=scopes, origins=origins
+        ).raw
 
     return make
 

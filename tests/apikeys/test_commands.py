@@ -208,3 +208,52 @@ def test_it_refuses_to_revoke_an_unknown_key():
         call_command("revokeapikey", keys.generate_key(), stdout=StringIO())
 
     assert ApiKey.objects.get().revoked_at is None
+
+
+def test_it_issues_a_key_with_the_scopes_given(client):
+    output, raw = create_key("--plan", "free", "--scopes", "pets:read,orders:read")
+
+    api_key = ApiKey.objects.for_raw_key(raw)
+    assert api_key is not None
+    assert api_key.scope_list == ["orders:read", "pets:read"]
+    assert "scopes orders:read pets:read" in output
+    assert client.get("/v1/pets", headers=bearer(raw)).status_code == HTTPStatus.OK
+
+
+def test_it_takes_repeated_scopes(client):
+    _, raw = create_key("--plan", "free", "--scopes", "pets:read", "--scopes", "pets:write")
+
+    api_key = ApiKey.objects.for_raw_key(raw)
+    assert api_key is not None
+    assert api_key.scope_list == ["pets:read", "pets:write"]
+
+
+def test_it_issues_a_publishable_key_bound_to_origins(client):
+    _, raw = create_key(
+        "--plan", "free", "--publishable", "--origin", "https://a.example",
+        "--origin", "https://B.example:443",
+    )  # fmt: skip
+
+    assert raw.startswith("petstore_pub_live_")
+    api_key = ApiKey.objects.for_raw_key(raw)
+    assert api_key is not None
+    assert (api_key.kind, api_key.scope_list) == ("publishable", ["pets:read"])
+    assert api_key.origin_list == ["https://a.example", "https://b.example"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--scopes", "pets:read,pets:fly"], "Unknown scopes: pets:fly"),
+        (["--publishable"], "at least one web origin"),
+        (["--publishable", "--origin", "https://a.example/x"], "not a web origin"),
+        (["--publishable", "--origin", "https://a.example", "--scopes", "pets:write"], "read-only"),
+        (["--origin", "https://a.example"], "Only publishable keys"),
+    ],
+)
+def test_it_refuses_scopes_or_origins_the_key_cannot_have(args, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("createapikey", "--plan", "free", *args, stdout=StringIO())
+
+    assert not ApiKey.objects.exists()
+    assert not Account.objects.exists()

@@ -16,6 +16,8 @@ from apikeys.limiter import (
     Keys,
     MemoryBackend,
     Outcome,
+    PeekArgs,
+    Peeked,
     Policy,
     RedisBackend,
     Subject,
@@ -193,3 +195,103 @@ def test_only_redis_can_say_a_cached_key_is_stale():
     assert RedisBackend(client).run(keys, args).verdict == Verdict.STALE_KEY
     assert client.execute("GET", keys.minute) is None  # nothing counted
     assert MemoryBackend().run(keys, args).verdict == Verdict.ADMITTED
+
+
+# Peeks (GET /v1/rate_limit) ----------------------------------------------------------------
+
+CHECK, PEEK = "check", "peek"
+
+
+@dataclass(frozen=True)
+class PeekCase:
+    name: str
+    policy: Policy
+    peek_limit: int
+    # (seconds after T0, CHECK or PEEK, how many calls); the peeks' outcomes are compared.
+    steps: list[tuple[int, str, int]]
+    # Each peek's (verdict, its own count, minute, day, ban ends at - T0 or 0).
+    expected: list[tuple[Verdict, int, int, int, int]]
+
+
+PEEK_CASES = [
+    PeekCase(
+        "a peek reads both windows and counts only itself",
+        Policy(5, 100, bans=True),
+        3,
+        [(0, CHECK, 2), (1, PEEK, 2), (2, CHECK, 1), (3, PEEK, 1)],
+        [(A, 1, 2, 2, 0), (A, 2, 2, 2, 0), (A, 3, 3, 3, 0)],
+    ),
+    PeekCase(
+        "peeks have their own limit, and a refused peek counts nothing",
+        Policy(5, 100),
+        2,
+        [(0, PEEK, 3), (1, CHECK, 1), (2, PEEK, 1)],
+        [(A, 1, 0, 0, 0), (A, 2, 0, 0, 0), (R, 2, 0, 0, 0), (R, 2, 1, 1, 0)],
+    ),
+    PeekCase(
+        "the peeks' window is the minute",
+        Policy(5, 100),
+        1,
+        [(0, PEEK, 2), (40, PEEK, 1)],
+        [(A, 1, 0, 0, 0), (R, 1, 0, 0, 0), (A, 1, 0, 0, 0)],
+    ),
+    PeekCase(
+        "a peek sees a ban in force, and its end",
+        Policy(1, 100, bans=True),
+        5,
+        [(0, CHECK, 1 + BAN_STRIKES), (1, PEEK, 1), (BAN_BASE_SECONDS, PEEK, 1)],
+        [(A, 1, 1, 1, BAN_BASE_SECONDS), (A, 1, 0, 1, 0)],
+    ),
+]
+
+
+def run_peeks(backend: MemoryBackend | RedisBackend, case: PeekCase) -> list[Peeked]:
+    subject = Subject("a1", "k1", case.policy)
+    peeks = []
+    for offset, kind, calls in case.steps:
+        now = T0 + offset
+        minute_end, day_end = (now // 60 + 1) * 60, (now // 86_400 + 1) * 86_400
+        keys = Keys.of(subject, now, "limiter-test:")
+        for _ in range(calls):
+            if kind == PEEK:
+                peeks.append(
+                    backend.peek(keys, PeekArgs(case.peek_limit, minute_end - now + 5, now, ""))
+                )
+            else:
+                args = Args(
+                    per_minute=case.policy.per_minute,
+                    per_day=case.policy.per_day or 0,
+                    minute_ttl=minute_end - now + 5,
+                    day_ttl=day_end - now + 5,
+                    now=now,
+                    strikes=BAN_STRIKES if case.policy.bans else 0,
+                    generation="",
+                )
+                backend.run(keys, args)
+    return peeks
+
+
+@pytest.mark.parametrize("case", PEEK_CASES, ids=[case.name for case in PEEK_CASES])
+def test_both_backends_peek_as_the_table_says(case):
+    expected = [
+        Peeked(verdict, peeks, minute, day, T0 + ban if ban else 0)
+        for verdict, peeks, minute, day, ban in case.expected
+    ]
+
+    in_memory = run_peeks(MemoryBackend(), case)
+    in_redis = run_peeks(RedisBackend(RedisClient(settings.REDIS_URL)), case)
+
+    assert in_memory == expected
+    assert in_redis == expected
+
+
+def test_a_peek_is_one_round_trip_and_says_a_cached_key_is_stale():
+    client = RedisClient(settings.REDIS_URL)
+    subject = Subject("a1", "k1", Policy(5, 5))
+    keys = Keys.of(subject, T0, "limiter-test:")
+    client.execute("SET", keys.generation, "current")
+
+    peeked = RedisBackend(client).peek(keys, PeekArgs(3, 45, T0, generation="an-old-one"))
+
+    assert peeked.verdict == Verdict.STALE_KEY
+    assert client.execute("GET", keys.peeks) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from http import HTTPStatus
 
 import pytest
@@ -85,3 +86,97 @@ def test_a_401_reports_the_limit_of_the_callers_address(client, settings):
 def test_probes_and_the_admin_are_not_limited(client, db):
     assert "X-RateLimit-Limit" not in client.get("/healthz")
     assert "X-RateLimit-Limit" not in client.get("/admin/login/")
+
+
+# The IETF fields (draft-ietf-httpapi-ratelimit-headers-11) beside X-RateLimit-* ----------------
+
+POLICY_ITEM = re.compile(r'^"(?P<name>[a-z_]+)";q=(?P<q>\d+);w=(?P<w>\d+)$')
+LIMIT_ITEM = re.compile(r'^"(?P<name>[a-z_]+)";r=(?P<r>\d+);t=(?P<t>\d+)$')
+
+
+def ietf_fields(response) -> tuple[dict[str, tuple[int, int]], tuple[str, int, int]]:
+    """RateLimit-Policy as {name: (q, w)}, and RateLimit as (name, r, t)."""
+    policies = {}
+    for item in response["RateLimit-Policy"].split(","):
+        match = POLICY_ITEM.match(item.strip())
+        assert match, response["RateLimit-Policy"]
+        policies[match["name"]] = (int(match["q"]), int(match["w"]))
+    match = LIMIT_ITEM.match(response["RateLimit"])
+    assert match, response["RateLimit"]
+    return policies, (match["name"], int(match["r"]), int(match["t"]))
+
+
+def assert_both_families_agree(response, now: float) -> None:
+    policies, (name, remaining, seconds_left) = ietf_fields(response)
+    assert name in policies
+    assert policies[name][0] == int(response["X-RateLimit-Limit"])
+    assert remaining == int(response["X-RateLimit-Remaining"])
+    assert seconds_left == int(response["X-RateLimit-Reset"]) - int(now)
+
+
+@pytest.fixture
+def widget(make_key) -> dict[str, str]:
+    raw = make_key(kind="publishable", origins=("https://shelter.example",))
+    return {"Authorization": f"Bearer {raw}"}
+
+
+@pytest.mark.parametrize(
+    ("case", "status"),
+    [
+        ("a list", HTTPStatus.OK),
+        ("no key", HTTPStatus.UNAUTHORIZED),
+        ("a missing scope", HTTPStatus.FORBIDDEN),
+        ("a foreign origin", HTTPStatus.FORBIDDEN),
+        ("an unknown path", HTTPStatus.NOT_FOUND),
+        ("over the minute", HTTPStatus.TOO_MANY_REQUESTS),
+    ],
+)
+def test_both_header_families_agree_on_every_status(client, widget, clock, case, status):
+    requests = {
+        "a list": lambda: client.get("/v1/pets", headers=widget),
+        "no key": lambda: client.get("/v1/pets"),
+        "a missing scope": lambda: client.get("/v1/store/orders", headers=widget),
+        "a foreign origin": lambda: client.get(
+            "/v1/pets", headers={**widget, "Origin": "https://evil.example"}
+        ),
+        "an unknown path": lambda: client.get("/v1/nowhere", headers=widget),
+    }
+    if case == "over the minute":
+        for _ in range(60):
+            client.get("/v1/pets", headers=widget)
+        requests[case] = lambda: client.get("/v1/pets", headers=widget)
+    clock.advance(3)
+
+    response = requests[case]()
+
+    assert response.status_code == status
+    assert_both_families_agree(response, clock.now)
+
+
+def test_a_keys_policy_lists_the_minute_and_the_day(client, auth, clock):
+    response = client.get("/v1/pets", headers=auth)
+
+    assert response["RateLimit-Policy"] == '"minute";q=60;w=60, "day";q=1000;w=86400'
+    assert response["RateLimit"] == '"minute";r=59;t=40'
+
+
+def test_the_day_is_named_when_it_is_the_tightest(client, make_key, clock):
+    headers = {"Authorization": f"Bearer {make_key(plan='enterprise', per_minute=50, per_day=3)}"}
+
+    response = client.get("/v1/pets", headers=headers)
+
+    policies, (name, remaining, seconds_left) = ietf_fields(response)
+    assert policies == {"minute": (50, 60), "day": (3, 86_400)}
+    assert (name, remaining) == ("day", 2)
+    assert seconds_left == 86_400 - int(clock.now) % 86_400
+
+
+def test_a_ban_reports_its_end_in_both_families(client, auth, clock):
+    for _ in range(70):
+        client.get("/v1/categories", headers=auth)
+
+    response = client.get("/v1/categories", headers=auth)
+
+    assert response.json()["code"] == "temporarily_banned"
+    assert_both_families_agree(response, clock.now)
+    assert response["RateLimit"].endswith(f";r=0;t={response['Retry-After']}")

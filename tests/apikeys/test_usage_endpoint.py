@@ -126,3 +126,12 @@ def test_a_warm_key_costs_one_query_and_one_round_trip_more(
     assert response.status_code == HTTPStatus.OK
     # The limiter's check, then today's tallies.
     assert redis_commands == ["EVALSHA", "HGETALL"]
+
+
+def test_a_key_with_only_a_read_scope_may_read_its_accounts_usage(client, clock, make_key):
+    key = make_key(scopes=["orders:read"])
+
+    response = client.get("/v1/usage?days=1", headers=bearer(key))
+
+    assert response.status_code == HTTPStatus.OK
+    assert response.json()[0]["admitted"] == 1

@@ -19,6 +19,18 @@ OPERATIONS = {
     ("/pets", "post"): "createPet",
     ("/pets/{petId}", "get"): "getPet",
     ("/categories", "get"): "listCategories",
+    ("/rate_limit", "get"): "getRateLimit",
+}
+SCOPES = {
+    "listPets": ["pets:read"],
+    "createPet": ["pets:write"],
+    "getPet": ["pets:read"],
+    "listCategories": ["pets:read"],
+    "listOrders": ["orders:read"],
+    "placeOrder": ["orders:write"],
+    "cancelOrder": ["orders:write"],
+    "getRateLimit": [],
+    "getUsage": [],
 }
 
 
@@ -161,7 +173,7 @@ def test_every_error_response_is_an_error_body(schema):
     error = {"$ref": "#/components/schemas/Error"}
     for operation in operations(schema).values():
         statuses = set(operation["responses"])
-        assert {"401", "429", "500", "503"} <= statuses, operation["operationId"]
+        assert {"401", "403", "429", "500", "503"} <= statuses, operation["operationId"]
         for status, response in operation["responses"].items():
             if int(status) >= 400:
                 assert response["content"]["application/json"]["schema"] == error
@@ -170,9 +182,35 @@ def test_every_error_response_is_an_error_body(schema):
 def test_it_documents_the_rate_limit_headers_on_every_response(schema):
     for operation in operations(schema).values():
         for response in operation["responses"].values():
-            assert {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} <= set(
-                response["headers"]
-            )
+            assert {
+                "X-RateLimit-Limit",
+                "X-RateLimit-Remaining",
+                "X-RateLimit-Reset",
+                "RateLimit-Policy",
+                "RateLimit",
+            } <= set(response["headers"])
+
+
+def test_it_states_the_scope_of_each_operation(schema):
+    found = {
+        operation["operationId"]: operation["x-required-scopes"]
+        for operation in operations(schema).values()
+    }
+
+    assert found == SCOPES
+    for operation in operations(schema).values():
+        scopes = operation["x-required-scopes"]
+        line = f"**Scope:** `{scopes[0]}`." if scopes else "**Scope:** none"
+        assert line in operation["description"], operation["operationId"]
+
+
+def test_it_documents_reading_the_rate_limits(schema):
+    operation = schema["paths"]["/rate_limit"]["get"]
+    body = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    shape = schema["components"]["schemas"][body["$ref"].rsplit("/", 1)[-1]]
+
+    assert set(shape["properties"]) == {"plan", "windows", "ban"}
+    assert "does not count against the plan" in operation["description"]
 
 
 def test_the_schema_validates_without_warnings(tmp_path, db):

@@ -63,13 +63,17 @@ def test_api_responses_carry_nosniff_and_no_server_version(client, auth):
     assert "Server" not in response
 
 
-def test_cors_is_closed_by_default(client, db):
-    response = client.options(
+def test_cors_is_closed_to_secret_keys_by_default(client, auth):
+    # Preflights for reads are answered for any origin (they carry no key: apikeys.cors), but
+    # neither a write's preflight nor a secret key's answer is readable from another site.
+    write = client.options(
         "/v1/pets",
-        headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "GET"},
+        headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
     )
+    read = client.get("/v1/pets", headers={**auth, "Origin": "https://evil.example"})
 
-    assert "Access-Control-Allow-Origin" not in response
+    assert "Access-Control-Allow-Origin" not in write
+    assert "Access-Control-Allow-Origin" not in read
 
 
 def test_cors_opens_to_listed_origins_only(client, auth, settings):

@@ -102,3 +102,37 @@ def test_an_idempotency_key_replays_across_instances(two_instances, api_key, dog
     assert replayed.body == created.body
     assert replayed.headers["Idempotent-Replayed"] == "true"
     assert Pet.objects.count() == 1
+
+
+def test_a_scope_change_made_through_one_instances_admin_holds_on_the_other(
+    two_instances, api_key, dog
+):
+    first, second = two_instances
+    User.objects.create_superuser("scopes", "scopes@example.com", "a-long-password-2")
+    # Both have the key cached, in every worker that served it.
+    for _ in range(4):
+        assert first.call("GET", "/v1/pets", api_key).status == HTTPStatus.OK
+        assert second.call("GET", "/v1/pets", api_key).status == HTTPStatus.OK
+    key = ApiKey.objects.get()
+
+    admin = _admin_session(first, "scopes", "a-long-password-2")
+    admin.post(  # type: ignore[attr-defined]
+        f"/admin/apikeys/apikey/{key.pk}/change/",
+        {
+            "name": key.name,
+            "expires_at_0": "",
+            "expires_at_1": "",
+            "scopes": ["pets:read"],
+            "allowed_origins": "",
+            "_save": "Save",
+        },
+    )
+
+    key.refresh_from_db()
+    assert key.scope_list == ["pets:read"]
+    for instance in (second, first, second):
+        refused = instance.call("POST", "/v1/pets", api_key, {"name": "Rex", "categoryId": dog.pk})
+        assert refused.status == HTTPStatus.FORBIDDEN
+        assert refused.body["code"] == "forbidden"
+        assert instance.call("GET", "/v1/pets", api_key).status == HTTPStatus.OK
+    assert not Pet.objects.exists()

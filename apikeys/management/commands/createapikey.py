@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apikeys import services
-from apikeys.models import Account, Plan, PlanCode
+from apikeys.models import Account, KeyKind, Plan, PlanCode
 
 
 class Command(BaseCommand):
@@ -26,6 +26,25 @@ class Command(BaseCommand):
         parser.add_argument("--per-minute", type=int, help="Enterprise limit per minute.")
         parser.add_argument("--per-day", type=int, help="Enterprise limit per UTC day.")
         parser.add_argument("--expires-in-days", type=int, help="Expire the key after N days.")
+        parser.add_argument(
+            "--scopes",
+            action="append",
+            help="Comma-separated scopes, e.g. pets:read,orders:read (may be repeated). "
+            "Default: every scope for a secret key, pets:read for a publishable one.",
+        )
+        parser.add_argument(
+            "--publishable",
+            action="store_true",
+            help="A read-only key for web pages (petstore_pub_…); needs --origin.",
+        )
+        parser.add_argument(
+            "--origin",
+            action="append",
+            default=[],
+            metavar="URL",
+            help="A web origin the publishable key may be used from, e.g. "
+            "https://shelter.example (may be repeated).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         plan = Plan.objects.get(code=options["plan"])
@@ -38,18 +57,31 @@ class Command(BaseCommand):
                 f"--expires-in-days must be between 1 and {services.MAX_EXPIRY_DAYS}."
             )
 
+        scopes = None
+        if options["scopes"]:
+            scopes = [s.strip() for part in options["scopes"] for s in part.split(",") if s.strip()]
+        kind = KeyKind.PUBLISHABLE if options["publishable"] else KeyKind.SECRET
+
         try:
+            # Checked before any account is made or changed: a refused key changes nothing.
+            services.apikey_access(kind=kind, scopes=scopes, origins=options["origin"])
             account = self._account(options, plan, per_minute, per_day)
+            issued = services.apikey_issue(
+                account=account,
+                name=options["name"],
+                expires_in=timedelta(days=expires_in_days) if expires_in_days else None,
+                kind=kind,
+                scopes=scopes,
+                origins=options["origin"],
+            )
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from None
-        issued = services.apikey_issue(
-            account=account,
-            name=options["name"],
-            expires_in=timedelta(days=expires_in_days) if expires_in_days else None,
-        )
+        key = issued.api_key
+        origins = f", origins {' '.join(key.origin_list)}" if key.origin_list else ""
         self.stdout.write(
-            f"Issued key {issued.api_key.prefix}… for account {account.name} "
-            f"(#{account.pk}, {plan.name} plan). It is shown once, below:"
+            f"Issued {key.kind} key {key.prefix}… for account {account.name} "
+            f"(#{account.pk}, {plan.name} plan), scopes {' '.join(key.scope_list)}{origins}. "
+            "It is shown once, below:"
         )
         self.stdout.write(issued.raw)
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('apikeys', '0002_seed_plans'),
+        ('apikeys', '0003_key_kinds_scopes_origins'),
     ]
 
     operations = [
