@@ -8,6 +8,7 @@ issues nothing more.
 
 from __future__ import annotations
 
+import csv
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -17,7 +18,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, F, Max, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -25,7 +26,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from apikeys import services
+from apikeys import services, usage
 from apikeys.limiter import account_usage
 from apikeys.models import Account, ApiKey, Ban, KeyKind, Plan, Scope, normalize_origins
 from petstore.admin import badge, clipped, short_date
@@ -186,6 +187,31 @@ class SuspendedFilter(admin.SimpleListFilter):
         return queryset
 
 
+class NearLimitFilter(admin.SimpleListFilter):
+    """Upgrade candidates: accounts that used most of their daily limit on a recent day."""
+
+    title = "usage"
+    parameter_name = "usage"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [
+            (
+                "near-limit",
+                f"Near their limit (≥ {usage.NEAR_LIMIT_PERCENT}% on any of "
+                f"the last {usage.RECENT_DAYS} days)",
+            ),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "near-limit":
+            # peak_share: annotated by AccountAdmin.get_queryset (apikeys.usage).
+            return queryset.filter(peak_share__gte=usage.NEAR_LIMIT_PERCENT)
+        return queryset
+
+
+CHART_DAYS = 30
+
+
 @admin.register(Account)
 class AccountAdmin(admin.ModelAdmin):
     # What a manager decides on first (state, plan), then usage, then dates; the email sits
@@ -198,9 +224,11 @@ class AccountAdmin(admin.ModelAdmin):
         "requests_this_minute",
         "requests_today",
         "refused_today",
+        "week",
+        "peak_day",
         "last_used",
     )
-    list_filter = ("plan", SuspendedFilter)
+    list_filter = ("plan", SuspendedFilter, NearLimitFilter)
     search_fields = ("name", "email")
     list_select_related = ("plan",)
     readonly_fields = ("suspended_at", "created_at", "usage_now")
@@ -219,10 +247,37 @@ class AccountAdmin(admin.ModelAdmin):
     actions = ("suspend", "reactivate")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Account]:
-        return (
+        accounts = (
             super()
             .get_queryset(request)
             .annotate(key_total=Count("api_keys"), last_use=Max("api_keys__last_used_at"))
+        )
+        return usage.with_recent_usage(accounts)
+
+    @admin.display(description=f"last {usage.RECENT_DAYS} days", ordering="week_admitted")
+    def week(self, account: Any) -> str:
+        if not account.week_refused:
+            return f"{account.week_admitted:,}"
+        return format_html(
+            '{}<br><small title="refused over a limit or while banned">{} refused</small>',
+            f"{account.week_admitted:,}",
+            f"{account.week_refused:,}",
+        )
+
+    # Accounts without requests count as the quietest, in either direction.
+    @admin.display(description="peak day", ordering=F("peak_share").asc(nulls_first=True))
+    def peak_day(self, account: Any) -> str:
+        share = account.peak_share
+        if share is None:
+            return admin.site.empty_value_display
+        near = share >= usage.NEAR_LIMIT_PERCENT
+        return format_html(
+            '<span class="peak{}" title="{}: {}% of that day\'s limit">{}{}%</span>',
+            " peak-near" if near else "",
+            account.peak_day,
+            f"{share:.0f}",
+            "▲ " if near else "",
+            f"{share:.0f}",
         )
 
     @admin.display(description="name", ordering="name")
@@ -288,8 +343,52 @@ class AccountAdmin(admin.ModelAdmin):
             self.log_change(request, account, "Reactivated")
         self.message_user(request, f"{queryset.count()} account(s) reactivated.")
 
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        account = self.get_object(request, object_id)
+        if account is not None:
+            extra_context = {**(extra_context or {}), **self._usage_charts(account)}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def _usage_charts(self, account: Account) -> dict[str, Any]:
+        history = usage.usage_history(account=account, days=CHART_DAYS)
+        keys = ApiKey.objects.filter(pk__in=history.keys).in_bulk()
+        key_charts = [
+            (str(keys[key_id]), series, f"usage-key-{key_id}")
+            for key_id, series in history.keys.items()
+            if key_id in keys and any(d.admitted or d.refused or d.banned for d in series)
+        ]
+        return {
+            "usage_days": history.days,
+            "usage_key_charts": key_charts,
+            "usage_csv_url": reverse("admin:apikeys_account_usage_csv", args=[account.pk]),
+            "usage_chart_days": CHART_DAYS,
+            "usage_kept_days": usage.RETENTION_DAYS,
+        }
+
+    def usage_csv_view(self, request: HttpRequest, account_id: int) -> HttpResponse:
+        account = get_object_or_404(Account.objects.select_related("plan"), pk=account_id)
+        if not self.has_view_permission(request, account):
+            raise PermissionDenied
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = (
+            f'attachment; filename="usage-account-{account.pk}-{usage.utc_today()}.csv"'
+        )
+        csv.writer(response).writerows(usage.csv_rows(account=account))
+        return response
+
     def get_urls(self) -> list[Any]:
         return [
+            path(
+                "<int:account_id>/usage.csv",
+                self.admin_site.admin_view(self.usage_csv_view),
+                name="apikeys_account_usage_csv",
+            ),
             path(
                 "<int:account_id>/issue-key/",
                 self.admin_site.admin_view(self.issue_key_view),

@@ -28,8 +28,17 @@ from the same figures so that the two families can never disagree.
 (see ``apikeys.keyring``); when that is no longer current the check counts nothing and says so,
 in the same round trip.
 
+**Usage.** The same script tallies each account's requests per key and UTC day, for the usage
+history (``apikeys.usage``): one hash per account and day, ``usage:{a<id>}:d<day>``, with a
+field per key and outcome (``k17:admitted``, ``k17:refused``, ``k17:banned``). An admitted
+request costs one ``HINCRBY`` more; only a key's first request of a kind in a day also records
+the day's limits in the hash, sets its lifetime and adds the account to the day's index
+(``usage:accounts:d<day>``), which the roll-up reads instead of scanning. Requests without a
+valid key are not tallied.
+
 Every key of one account shares the hash tag ``{a<id>}``, so the script would run unchanged on
-Redis Cluster, the key generation aside (one global key, to be moved to each account's slot).
+Redis Cluster, the key generation and the usage index aside (global keys, to be moved to each
+account's slot).
 """
 
 from __future__ import annotations
@@ -59,6 +68,9 @@ BAN_MAX_SECONDS = DAY
 BAN_MEMORY_SECONDS = DAY
 # Seconds a counter outlives its window, so that a slow clock on one host still finds it.
 EXPIRY_MARGIN = 5
+# A day's usage hash outlives its day by this much, so that the roll-up after midnight, or one
+# that missed a run, still finds yesterday's counts.
+USAGE_GRACE_SECONDS = 2 * DAY
 # While Redis is down, try it again this often (real seconds), not on every request.
 REDIS_RETRY_SECONDS = 2.0
 KEY_GENERATION = "auth:key-generation"
@@ -183,6 +195,8 @@ class Keys:
     refused: str
     generation: str
     peeks: str  # the caller's own window for reading its limits (Limiter.peek)
+    usage: str  # the account's tallies for the day, per key (a hash)
+    usage_index: str  # the accounts with tallies that day (a set)
 
     @classmethod
     def of(cls, subject: Subject, now: float, prefix: str = "") -> Keys:
@@ -197,6 +211,8 @@ class Keys:
             refused=f"{base}:refused:d{day}",
             generation=f"{prefix}{KEY_GENERATION}",
             peeks=f"{base}:{subject.caller}:peeks:m{minute}",
+            usage=usage_name(subject.tag, day, prefix),
+            usage_index=usage_index_name(day, prefix),
         )
 
     def as_list(self) -> list[str]:
@@ -208,7 +224,18 @@ class Keys:
             self.bans,
             self.refused,
             self.generation,
+            self.usage,
+            self.usage_index,
         ]
+
+
+def usage_name(tag: str, day: int, prefix: str = "") -> str:
+    """The hash of one account's tallies on one UTC day (``day``: days since the epoch)."""
+    return f"{prefix}usage:{tag}:d{day}"
+
+
+def usage_index_name(day: int, prefix: str = "") -> str:
+    return f"{prefix}usage:accounts:d{day}"
 
 
 @dataclass(frozen=True)
@@ -222,6 +249,9 @@ class Args:
     now: int
     strikes: int  # refused requests within a minute that earn a ban; 0: never
     generation: str  # "" : not checked
+    usage_key: str = ""  # the key whose request this is ("k17"); "": not tallied
+    usage_account: str = ""  # its account's id, for the day's index
+    usage_ttl: int = 0
 
     def as_list(self) -> list[int | str]:
         return [
@@ -235,12 +265,25 @@ class Args:
             BAN_MAX_SECONDS,
             BAN_MEMORY_SECONDS,
             self.generation,
+            self.usage_key,
+            self.usage_ttl,
+            self.usage_account,
         ]
 
 
 _SCRIPT = """
 local per_minute, per_day = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now, strikes_needed = tonumber(ARGV[5]), tonumber(ARGV[6])
+-- The key's tally for the day's usage; the rest only on its first request of a kind that day.
+local function tally(kind)
+  if ARGV[11] == '' then return end
+  if redis.call('HINCRBY', KEYS[8], ARGV[11] .. ':' .. kind, 1) == 1 then
+    redis.call('HSET', KEYS[8], 'per_minute', ARGV[1], 'per_day', ARGV[2])
+    redis.call('EXPIRE', KEYS[8], ARGV[12])
+    redis.call('SADD', KEYS[9], ARGV[13])
+    redis.call('EXPIRE', KEYS[9], ARGV[12])
+  end
+end
 -- Everything a check reads, in one call: generation, ban, minute, day.
 local read = redis.call('MGET', KEYS[7], KEYS[4], KEYS[1], KEYS[2])
 if ARGV[10] ~= '' and read[1] ~= ARGV[10] then
@@ -257,20 +300,26 @@ if banned_until <= now and minute < per_minute and (per_day == 0 or day < per_da
     day = redis.call('INCR', KEYS[2])
     if day == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
   end
+  tally('admitted')
   return {1, minute, day, 0, 0}
 end
 if redis.call('INCR', KEYS[6]) == 1 then redis.call('EXPIRE', KEYS[6], ARGV[4]) end
 if banned_until > now then
+  tally('banned')
   return {2, minute, day, banned_until, 0}
 end
 if strikes_needed == 0 then
+  tally('refused')
   return {0, minute, day, 0, 0}
 end
 local strikes = redis.call('INCR', KEYS[3])
 if strikes == 1 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
 if strikes < strikes_needed then
+  tally('refused')
   return {0, minute, day, 0, 0}
 end
+-- The request that earns the ban is answered as banned, and tallied so.
+tally('banned')
 redis.call('DEL', KEYS[3])
 local number = redis.call('INCR', KEYS[5])
 redis.call('EXPIRE', KEYS[5], ARGV[9])
@@ -341,6 +390,9 @@ class MemoryBackend:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._values: dict[str, tuple[int, float]] = {}  # key -> (value, expires at)
+        # The usage tallies: hash -> (fields, expires at); index -> (account ids, expires at).
+        self._hashes: dict[str, tuple[dict[str, int | str], float]] = {}
+        self._sets: dict[str, tuple[set[str], float]] = {}
         self._next_purge = 0.0
 
     def _get(self, key: str, now: float) -> int:
@@ -352,6 +404,23 @@ class MemoryBackend:
         expires_at = self._values[key][1] if value > 1 else now + ttl
         self._values[key] = (value, expires_at)
         return value
+
+    def _tally(self, keys: Keys, args: Args, kind: str, now: float) -> None:
+        if not args.usage_key:
+            return
+        fields, expires_at = self._hashes.get(keys.usage, ({}, 0.0))
+        if expires_at <= now:
+            fields = {}
+        name = f"{args.usage_key}:{kind}"
+        count = int(fields.get(name, 0)) + 1
+        fields[name] = count
+        self._hashes[keys.usage] = (fields, expires_at)
+        if count == 1:
+            fields.update(per_minute=args.per_minute, per_day=args.per_day)
+            self._hashes[keys.usage] = (fields, now + args.usage_ttl)
+            members, _ = self._sets.get(keys.usage_index, (set(), 0.0))
+            members.add(args.usage_account)
+            self._sets[keys.usage_index] = (members, now + args.usage_ttl)
 
     def run(self, keys: Keys, args: Args) -> Outcome:
         # No process caches keys without Redis (apikeys.keyring): no generation to check.
@@ -369,12 +438,16 @@ class MemoryBackend:
                 minute = self._incr(keys.minute, now, args.minute_ttl)
                 if args.per_day:
                     day = self._incr(keys.day, now, args.day_ttl)
+                self._tally(keys, args, "admitted", now)
                 return Outcome(Verdict.ADMITTED, minute, day)
             self._incr(keys.refused, now, args.day_ttl)
             if banned_until > now:
+                self._tally(keys, args, "banned", now)
                 return Outcome(Verdict.BANNED, minute, day, banned_until)
             if not args.strikes or self._incr(keys.strikes, now, args.minute_ttl) < args.strikes:
+                self._tally(keys, args, "refused", now)
                 return Outcome(Verdict.REFUSED, minute, day)
+            self._tally(keys, args, "banned", now)
             self._values.pop(keys.strikes, None)
             number = self._get(keys.bans, now) + 1
             self._values[keys.bans] = (number, now + BAN_MEMORY_SECONDS)
@@ -404,15 +477,40 @@ class MemoryBackend:
             for name in names:
                 self._values.pop(name, None)
 
+    # The usage tallies, as RedisBackend reads them.
+
+    def usage(self, name: str, now: float) -> dict[str, int | str]:
+        with self._lock:
+            fields, expires_at = self._hashes.get(name, ({}, 0.0))
+            return dict(fields) if expires_at > now else {}
+
+    def usage_accounts(self, index: str, now: float) -> set[str]:
+        with self._lock:
+            members, expires_at = self._sets.get(index, (set(), 0.0))
+            return set(members) if expires_at > now else set()
+
+    def claim_usage(self, name: str, epoch: str, now: float) -> dict[str, int | str]:
+        """The hash's tallies, marked with ``epoch`` unless an earlier roll-up marked it."""
+        with self._lock:
+            fields, expires_at = self._hashes.get(name, ({}, 0.0))
+            if expires_at <= now:
+                return {}
+            fields.setdefault("epoch", epoch)
+            return dict(fields)
+
     def _purge(self, now: float) -> None:
         if now < self._next_purge:
             return
         self._values = {k: v for k, v in self._values.items() if v[1] > now}
+        self._hashes = {k: v for k, v in self._hashes.items() if v[1] > now}
+        self._sets = {k: v for k, v in self._sets.items() if v[1] > now}
         self._next_purge = now + MINUTE
 
     def clear(self) -> None:
         with self._lock:
             self._values.clear()
+            self._hashes.clear()
+            self._sets.clear()
 
 
 class RedisBackend:
@@ -445,6 +543,35 @@ class RedisBackend:
 
     def delete(self, names: list[str]) -> None:
         self.client.execute("DEL", *names)
+
+    def usage(self, name: str, now: float) -> dict[str, int | str]:
+        return _fields(self.client.execute("HGETALL", name))
+
+    def usage_accounts(self, index: str, now: float) -> set[str]:
+        return {member.decode() for member in self.client.execute("SMEMBERS", index)}
+
+    def claim_usage(self, name: str, epoch: str, now: float) -> dict[str, int | str]:
+        # One script, so that a hash that expires or is new in between is never re-created
+        # by the mark alone (it would then live for ever).
+        reply = self.client.execute("EVAL", _CLAIM_SCRIPT, 1, name, epoch)
+        return _fields(reply)
+
+
+# The roll-up's read of one account's day: its tallies, marked with the caller's epoch unless an
+# earlier roll-up marked them already (apikeys.usage says why).
+_CLAIM_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {} end
+redis.call('HSETNX', KEYS[1], 'epoch', ARGV[1])
+return redis.call('HGETALL', KEYS[1])
+"""
+
+
+def _fields(flat: list[bytes]) -> dict[str, int | str]:
+    fields: dict[str, int | str] = {}
+    for name, value in zip(flat[::2], flat[1::2], strict=True):
+        text = value.decode()
+        fields[name.decode()] = text if name == b"epoch" else int(text)
+    return fields
 
 
 def _outcome(raw: list[int]) -> Outcome:
@@ -546,6 +673,7 @@ class Limiter:
             now=second,
             strikes=BAN_STRIKES if policy.bans else 0,
             generation=generation,
+            **_usage_args(subject, day_reset - second + USAGE_GRACE_SECONDS),
         )
         outcome = self._run(subject, now, args)
         if outcome.verdict == Verdict.STALE_KEY:
@@ -651,6 +779,29 @@ class Limiter:
         minute, day, refused = self.memory.read([keys.minute, keys.day, keys.refused], now)
         return minute, day, refused
 
+    # Usage tallies (see apikeys.usage) ------------------------------------------------------
+
+    def usage_today(self, account_id: int, day: int) -> dict[str, int | str]:
+        """An account's tallies of UTC day ``day`` as they stand: one round trip (``HGETALL``).
+        While Redis is unreachable, this process's own tallies of the outage."""
+        now = time.time()
+        tag = "{" + f"a{account_id}" + "}"
+        backend = self._usable_redis()
+        if backend is not None:
+            try:
+                return backend.usage(usage_name(tag, day, self._prefix()), now)
+            except RedisError as exc:
+                self._failed(exc)
+        return self.memory.usage(usage_name(tag, day), now)
+
+    def usage_store(self) -> tuple[RedisBackend | MemoryBackend, str]:
+        """Where the tallies are kept, and the prefix of their names, for the roll-up: Redis
+        when it is configured (its errors are the caller's), this process's memory otherwise."""
+        backend = self._redis_backend()
+        if backend is not None:
+            return backend, self._prefix()
+        return self.memory, ""
+
     def lift_ban(self, subject: Subject) -> None:
         """End the caller's ban and its strikes at once, in every process."""
         now = time.time()
@@ -726,6 +877,13 @@ class Standing:
     @property
     def tightest(self) -> Window:
         return _tightest(self.windows)
+
+
+def _usage_args(subject: Subject, ttl: int) -> dict[str, Any]:
+    """Accounts' requests with a key are tallied for the usage history; addresses are not."""
+    if not subject.caller.startswith("k") or not subject.counted.startswith("a"):
+        return {}
+    return {"usage_key": subject.caller, "usage_account": subject.counted[1:], "usage_ttl": ttl}
 
 
 def _ban_names(keys: Keys) -> list[str]:

@@ -1,8 +1,13 @@
-"""The shapes of ``GET /v1/rate_limit``'s answer."""
+"""The shapes of the account's own endpoints: ``GET /v1/rate_limit`` and ``GET /v1/usage``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
+
+from apikeys.usage import RETENTION_DAYS, UsageDay
+from petstore.serializers import QueryIntegerField, QuerySerializer
 
 
 class PlanSerializer(serializers.Serializer):
@@ -34,3 +39,49 @@ class RateLimitSerializer(serializers.Serializer):
     ban = BanSerializer(
         allow_null=True, help_text="The calling key's ban, while one is in force; else null."
     )
+
+
+DEFAULT_USAGE_DAYS = 30
+
+
+class UsageQuery(QuerySerializer):
+    days = QueryIntegerField(
+        min_value=1,
+        max_value=RETENTION_DAYS,
+        default=DEFAULT_USAGE_DAYS,
+        help_text=f"How many UTC days, today included (1 to {RETENTION_DAYS}).",
+    )
+
+
+class UsageDaySerializer(serializers.Serializer):
+    """The calling account's requests on one UTC day, all its keys together."""
+
+    date = serializers.DateField(read_only=True, help_text="The UTC day.")
+    admitted = serializers.IntegerField(read_only=True, help_text="Requests admitted.")
+    refused = serializers.IntegerField(
+        read_only=True, help_text="Requests refused as over a limit (`rate_limited`)."
+    )
+    banned = serializers.IntegerField(
+        read_only=True,
+        help_text="Requests refused while the key was banned (`temporarily_banned`).",
+    )
+    perMinute = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text="The plan's limit per minute that day; null on a day without requests.",
+    )
+    perDay = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text="The plan's limit per UTC day that day; null on a day without requests.",
+    )
+
+    def to_representation(self, instance: UsageDay) -> dict[str, Any]:
+        return {
+            "date": instance.day.isoformat(),
+            "admitted": instance.admitted,
+            "refused": instance.refused,
+            "banned": instance.banned,
+            "perMinute": instance.per_minute,
+            "perDay": instance.per_day,
+        }

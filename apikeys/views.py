@@ -3,6 +3,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import viewsets
 from rest_framework.request import Request
@@ -11,8 +12,10 @@ from rest_framework.response import Response
 from apikeys.authentication import caller_account
 from apikeys.gateway import RATE_LIMIT_READS_PER_MINUTE
 from apikeys.limiter import Standing
-from apikeys.serializers import RateLimitSerializer
+from apikeys.serializers import RateLimitSerializer, UsageDaySerializer, UsageQuery
+from apikeys.usage import usage_history
 from petstore.errors import ServiceUnavailable
+from petstore.renderers import JsonAnswer
 
 
 @extend_schema(tags=["rate limits"])
@@ -48,3 +51,27 @@ class RateLimitViewSet(viewsets.ViewSet):
             "ban": ban,
         }
         return Response(RateLimitSerializer(body).data)
+
+
+@extend_schema(tags=["usage"])
+class UsageViewSet(viewsets.GenericViewSet):
+    """The calling account's own usage, day by day."""
+
+    serializer_class = UsageDaySerializer
+    # Any valid key may read its own account's usage, one with only read scopes included (as
+    # GET /v1/rate_limit: a publishable key too).
+    required_scopes = {"list": None}
+
+    @extend_schema(
+        operation_id="getUsage",
+        summary="My usage, day by day",
+        description="The calling account's requests per UTC day, all its keys together, "
+        "oldest day first, today (live) last: admitted, refused as over a limit, refused "
+        "while banned, and that day's limits. Days without requests are listed with zeros.",
+        parameters=[UsageQuery],
+        responses={200: OpenApiResponse(UsageDaySerializer(many=True), "One entry per day.")},
+    )
+    def list(self, request: Request) -> HttpResponse:
+        days = UsageQuery.parse(request.query_params)["days"]
+        history = usage_history(account=caller_account(request), days=days)
+        return JsonAnswer(UsageDaySerializer(history.days, many=True).data)

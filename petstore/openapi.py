@@ -106,6 +106,7 @@ _BY_OPERATION = {
     "listOrders": ("400",),
     "placeOrder": ("400", "409", "413", "415", "422"),
     "cancelOrder": ("404", "409"),
+    "getUsage": ("400",),
 }
 _SUCCESS_HEADERS = {
     "listPets": ("Link",),

@@ -328,6 +328,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "categories", "description": "Kinds of animal."},
         {"name": "orders", "description": "Adoption orders of the calling account."},
         {"name": "rate limits", "description": "The calling key's limits, read for free."},
+        {"name": "usage", "description": "The calling account's requests over time."},
     ],
 }
 

@@ -9,7 +9,7 @@ from django.urls import include, path, register_converter
 from django.utils.module_loading import import_string
 from django.views.generic import RedirectView
 
-from apikeys.views import RateLimitViewSet
+from apikeys.views import RateLimitViewSet, UsageViewSet
 from pets.views import CategoryViewSet, PetViewSet
 from petstore import admin_login, probes
 from petstore.serializers import INT64_MAX
@@ -66,6 +66,7 @@ v1 = [
         name="order-detail",
     ),
     path("rate_limit", RateLimitViewSet.as_view({"get": "retrieve"}), name="rate-limit"),
+    path("usage", UsageViewSet.as_view({"get": "list"}), name="usage"),
     path("openapi.json", on_first_request("petstore.openapi.OpenApiView"), name="openapi"),
 ]
 

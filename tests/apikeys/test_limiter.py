@@ -4,6 +4,7 @@ both must give exactly the outcomes the table says (Redis: the real server)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -35,17 +36,30 @@ class Case:
     policy: Policy
     # (seconds after T0, how many calls, the verdict of each)
     steps: list[tuple[int, int, Verdict]]
+    # The day's usage tallies of key k1 afterwards: (admitted, refused, banned)
+    tallies: tuple[int, int, int] | None = None
 
 
 CASES = [
-    Case("the minute admits up to its limit", Policy(3, 100), [(0, 3, A), (1, 2, R)]),
-    Case("the day admits up to its limit", Policy(10, 3), [(0, 3, A), (0, 1, R), (60, 1, R)]),
-    Case("a new minute has room again", Policy(2, 100), [(0, 2, A), (30, 1, R), (40, 2, A)]),
+    Case("the minute admits up to its limit", Policy(3, 100), [(0, 3, A), (1, 2, R)], (3, 2, 0)),
+    Case(
+        "the day admits up to its limit",
+        Policy(10, 3),
+        [(0, 3, A), (0, 1, R), (60, 1, R)],
+        (3, 2, 0),
+    ),
+    Case(
+        "a new minute has room again",
+        Policy(2, 100),
+        [(0, 2, A), (30, 1, R), (40, 2, A)],
+        (4, 1, 0),
+    ),
     Case("no day window", Policy(2), [(0, 2, A), (40, 2, A), (100, 2, A), (100, 1, R)]),
     Case(
         "the tenth refusal in a minute bans",
         Policy(1, 100, bans=True),
         [(0, 1, A), (1, BAN_STRIKES - 1, R), (2, 1, NB), (3, 1, B), (60, 1, B)],
+        (1, BAN_STRIKES - 1, 3),
     ),
     Case(
         "a ban ends and the next one is twice as long",
@@ -61,8 +75,27 @@ CASES = [
             (BAN_BASE_SECONDS + 2 * BAN_BASE_SECONDS - 1, 1, B),
         ],
     ),
-    Case("without bans, refusals only refuse", Policy(1, 100), [(0, 1, A), (0, 15, R)]),
+    Case("without bans, refusals only refuse", Policy(1, 100), [(0, 1, A), (0, 15, R)], (1, 15, 0)),
 ]
+
+
+def args_for(policy: Policy, now: int, tallied: bool = True) -> Args:
+    minute_end, day_end = (now // 60 + 1) * 60, (now // 86_400 + 1) * 86_400
+    usage: dict[str, Any] = {
+        "usage_key": "k1",
+        "usage_account": "1",
+        "usage_ttl": day_end - now + 172_800,
+    }
+    return Args(
+        per_minute=policy.per_minute,
+        per_day=policy.per_day or 0,
+        minute_ttl=minute_end - now + 5,
+        day_ttl=day_end - now + 5,
+        now=now,
+        strikes=BAN_STRIKES if policy.bans else 0,
+        generation="",
+        **(usage if tallied else {}),
+    )
 
 
 def run(backend: MemoryBackend | RedisBackend, case: Case) -> list[Outcome]:
@@ -70,16 +103,7 @@ def run(backend: MemoryBackend | RedisBackend, case: Case) -> list[Outcome]:
     outcomes = []
     for offset, calls, _ in case.steps:
         now = T0 + offset
-        minute_end, day_end = (now // 60 + 1) * 60, (now // 86_400 + 1) * 86_400
-        args = Args(
-            per_minute=case.policy.per_minute,
-            per_day=case.policy.per_day or 0,
-            minute_ttl=minute_end - now + 5,
-            day_ttl=day_end - now + 5,
-            now=now,
-            strikes=BAN_STRIKES if case.policy.bans else 0,
-            generation="",
-        )
+        args = args_for(case.policy, now)
         for _ in range(calls):
             outcomes.append(backend.run(Keys.of(subject, now, "limiter-test:"), args))
     return outcomes
@@ -94,6 +118,58 @@ def test_both_backends_give_the_outcomes_of_the_table(case):
 
     assert [o.verdict for o in in_memory] == expected
     assert in_redis == in_memory  # counts, ban ends and ban numbers too
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_both_backends_tally_the_days_usage_alike(case):
+    keys = Keys.of(Subject("a1", "k1", case.policy), T0, "limiter-test:")
+    memory, redis = MemoryBackend(), RedisBackend(RedisClient(settings.REDIS_URL))
+    redis.delete([keys.usage, keys.usage_index])
+
+    run(memory, case)
+    run(redis, case)
+
+    in_memory = memory.usage(keys.usage, T0)
+    assert redis.usage(keys.usage, T0) == in_memory
+    assert redis.usage_accounts(keys.usage_index, T0) == memory.usage_accounts(keys.usage_index, T0)
+    assert memory.usage_accounts(keys.usage_index, T0) == {"1"}
+    policy = case.policy
+    assert in_memory["per_minute"] == policy.per_minute
+    assert in_memory["per_day"] == (policy.per_day or 0)
+    if case.tallies is not None:
+        tallied = tuple(
+            in_memory.get(f"k1:{kind}", 0) for kind in ("admitted", "refused", "banned")
+        )
+        assert tallied == case.tallies
+
+
+def test_requests_without_a_key_are_not_tallied():
+    subject = Subject("ip:203.0.113.9", "ip:203.0.113.9", Policy(1, 100))
+    keys = Keys.of(subject, T0, "limiter-test:")
+    memory, redis = MemoryBackend(), RedisBackend(RedisClient(settings.REDIS_URL))
+    redis.delete([keys.usage, keys.usage_index])
+
+    for backend in (memory, redis):
+        for _ in range(3):
+            backend.run(keys, args_for(subject.policy, T0, tallied=False))
+
+    assert memory.usage(keys.usage, T0) == redis.usage(keys.usage, T0) == {}
+
+
+def test_a_days_tallies_outlive_it_and_then_expire():
+    keys = Keys.of(Subject("a1", "k1", Policy(5, 5)), T0, "limiter-test:")
+    redis = RedisBackend(RedisClient(settings.REDIS_URL))
+    redis.delete([keys.usage, keys.usage_index])
+    memory = MemoryBackend()
+    args = args_for(Policy(5, 5), T0)
+
+    memory.run(keys, args)
+    redis.run(keys, args)
+
+    ttl = redis.client.execute("TTL", keys.usage)
+    assert args.usage_ttl - 2 <= ttl <= args.usage_ttl
+    assert memory.usage(keys.usage, T0 + args.usage_ttl - 1)["k1:admitted"] == 1
+    assert memory.usage(keys.usage, T0 + args.usage_ttl) == {}
 
 
 def test_a_ban_is_numbered_and_ends_when_the_table_says(settings):

@@ -12,7 +12,7 @@ from django.utils import timezone
 from playwright.sync_api import Page
 
 from apikeys import services as apikey_services
-from apikeys.models import ApiKey, Plan
+from apikeys.models import ApiKey, DailyUsage, Plan
 from pets.models import Category, Pet
 from store import services as store_services
 from tests.browser.conftest import PASSWORD, log_in, make_staff, screenshot
@@ -120,6 +120,21 @@ def realistic_rows() -> None:
     ]
     for account, pet in zip(accounts, pets, strict=False):
         store_services.order_place(account=account, pet_id=pet.pk)
+
+    # Usage at its widest: seven-figure totals, refusals, an account near its limit.
+    for account, admitted, refused in ((accounts[0], 912, 4_821), (accounts[3], 4_321_000, 0)):
+        limits = account.limits
+        DailyUsage.objects.create(
+            day=now.date(),
+            account=account,
+            api_key=account.api_keys.order_by("id")[0],
+            admitted=admitted,
+            refused=refused,
+            per_minute=limits.per_minute,
+            per_day=limits.per_day,
+            epoch="widths",
+            rolled_up_at=now,
+        )
 
 
 @pytest.fixture

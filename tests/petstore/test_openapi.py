@@ -30,6 +30,7 @@ SCOPES = {
     "placeOrder": ["orders:write"],
     "cancelOrder": ["orders:write"],
     "getRateLimit": [],
+    "getUsage": [],
 }
 
 
