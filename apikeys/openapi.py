@@ -8,7 +8,7 @@ from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 
-from apikeys.scopes import required_scope
+from apikeys.scopes import SecretKeysOnly, required_scope
 
 # The operation's scope, as an OpenAPI extension field. OpenAPI 3.0 (the version this document
 # is) requires the scope list of a security requirement to be empty for any scheme but OAuth 2
@@ -26,11 +26,12 @@ class ScopedAutoSchema(AutoSchema):
             return None
         scope = required_scope(self.view)
         operation[SCOPES_EXTENSION] = [] if scope is None else [scope]
-        line = (
-            "**Scope:** none: any valid key, secret or publishable."
-            if scope is None
-            else f"**Scope:** `{scope}`."
-        )
+        if scope is not None:
+            line = f"**Scope:** `{scope}`."
+        elif SecretKeysOnly in getattr(self.view, "permission_classes", ()):
+            line = "**Scope:** none: any secret key (publishable keys may not)."
+        else:
+            line = "**Scope:** none: any valid key, secret or publishable."
         description = operation.get("description", "")
         operation["description"] = f"{description}\n\n{line}" if description else line
         return operation

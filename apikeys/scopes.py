@@ -62,3 +62,16 @@ class HasScope(BasePermission):
         raise PermissionDenied(
             f"This API key lacks the `{needed}` scope this operation needs; its scopes: {held}."
         )
+
+
+class SecretKeysOnly(BasePermission):
+    """For what an account tells no one else (its usage): a publishable key is made to be seen
+    in web pages, so whoever views one must not learn the account's traffic from it."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        api_key = request.auth
+        if isinstance(api_key, ApiKey) and api_key.is_publishable:
+            raise PermissionDenied(
+                "Publishable keys cannot read this: they are public in web pages. Use a secret key."
+            )
+        return True

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from apikeys.authentication import caller_account
 from apikeys.gateway import RATE_LIMIT_READS_PER_MINUTE
 from apikeys.limiter import Standing
+from apikeys.scopes import HasScope, SecretKeysOnly
 from apikeys.serializers import RateLimitSerializer, UsageDaySerializer, UsageQuery
 from apikeys.usage import usage_history
 from petstore.errors import ServiceUnavailable
@@ -58,16 +59,18 @@ class UsageViewSet(viewsets.GenericViewSet):
     """The calling account's own usage, day by day."""
 
     serializer_class = UsageDaySerializer
-    # Any valid key may read its own account's usage, one with only read scopes included (as
-    # GET /v1/rate_limit: a publishable key too).
+    # Any secret key may read its own account's usage, one with only read scopes included; a
+    # publishable key may not (apikeys.scopes.SecretKeysOnly).
     required_scopes = {"list": None}
+    permission_classes = [HasScope, SecretKeysOnly]
 
     @extend_schema(
         operation_id="getUsage",
         summary="My usage, day by day",
         description="The calling account's requests per UTC day, all its keys together, "
         "oldest day first, today (live) last: admitted, refused as over a limit, refused "
-        "while banned, and that day's limits. Days without requests are listed with zeros.",
+        "while banned, and that day's limits. Days without requests are listed with zeros. "
+        "Any secret key may call it; publishable keys may not.",
         parameters=[UsageQuery],
         responses={200: OpenApiResponse(UsageDaySerializer(many=True), "One entry per day.")},
     )

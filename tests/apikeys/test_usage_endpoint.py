@@ -135,3 +135,13 @@ def test_a_key_with_only_a_read_scope_may_read_its_accounts_usage(client, clock,
 
     assert response.status_code == HTTPStatus.OK
     assert response.json()[0]["admitted"] == 1
+
+
+def test_a_publishable_key_may_not_read_its_accounts_usage(client, make_key):
+    key = make_key(kind="publishable", origins=("https://shelter.example",))
+
+    response = client.get("/v1/usage?days=1", headers=bearer(key))
+
+    assert response.status_code == HTTPStatus.FORBIDDEN
+    assert response.json()["code"] == "forbidden"
+    assert "secret key" in response.json()["message"]
