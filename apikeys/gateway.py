@@ -40,7 +40,7 @@ from django.utils import timezone
 from rest_framework.exceptions import APIException, AuthenticationFailed, PermissionDenied
 
 from apikeys import keys, services
-from apikeys.keyring import Found, keyring
+from apikeys.keyring import MAX_ENTRIES, Found, keyring
 from apikeys.limiter import PEEK_WINDOW, Decision, Policy, Subject, limiter
 from apikeys.models import ApiKey
 from petstore.errors import ServiceUnavailable, error_response, is_api_path
@@ -64,8 +64,8 @@ class ApiGatewayMiddleware:
         if not is_api_path(request.path_info):
             return self.get_response(request)
         # ALLOWED_HOSTS, checked here since the admin's CommonMiddleware does not run on /v1:
-        # DisallowedHost becomes a 400 Error body.
-        request.get_host()
+        # DisallowedHost becomes a 400 Error body. Kept for the Link header's URLs.
+        request.checked_host = request.get_host()  # type: ignore[attr-defined]
         decision = admit(request)
         fields = request.META.get("QUERY_STRING", "").count("&") + 1
         if fields > settings.DATA_UPLOAD_MAX_NUMBER_FIELDS and decision.allowed:
@@ -172,8 +172,20 @@ def _refuse(request: HttpRequest, error: APIException) -> Found:
     return Found(None)
 
 
+# The subject of each key the key cache holds, made once per key instance: the cache replaces
+# an instance, never edits it, when the key, its account or its plan changes (apikeys.keyring).
+_subjects: dict[int, tuple[ApiKey, Subject]] = {}
+
+
 def account_subject(api_key: ApiKey) -> Subject:
-    return Subject.account(api_key.account_id, api_key.account.limits, key_id=api_key.pk)
+    made = _subjects.get(id(api_key))
+    if made is not None and made[0] is api_key:
+        return made[1]
+    subject = Subject.account(api_key.account_id, api_key.account.limits, key_id=api_key.pk)
+    if len(_subjects) >= MAX_ENTRIES:
+        _subjects.clear()
+    _subjects[id(api_key)] = (api_key, subject)
+    return subject
 
 
 def address_subject(request: HttpRequest) -> Subject:

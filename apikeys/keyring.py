@@ -17,8 +17,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from apikeys import keys
 from apikeys.limiter import limiter
@@ -30,16 +30,14 @@ MAX_ENTRIES = 10_000
 MAX_AGE_SECONDS = 60.0
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """A key looked up, and the generation it was read under ("" when it was not cached)."""
 
     api_key: ApiKey | None
     generation: str = ""
 
 
-@dataclass(frozen=True)
-class _Entry:
+class _Entry(NamedTuple):
     api_key: ApiKey
     generation: str
     outages: int

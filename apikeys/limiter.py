@@ -49,9 +49,8 @@ import math
 import threading
 import time
 import uuid
-from dataclasses import dataclass, replace
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 
@@ -74,6 +73,8 @@ USAGE_GRACE_SECONDS = 2 * DAY
 # While Redis is down, try it again this often (real seconds), not on every request.
 REDIS_RETRY_SECONDS = 2.0
 KEY_GENERATION = "auth:key-generation"
+# Subjects whose counters' names a process keeps for the current minute (Limiter._keys).
+MAX_SUBJECTS_NAMED = 10_000
 # The name of a peek's own window in the RateLimit fields.
 PEEK_WINDOW = "rate_limit"
 
@@ -86,15 +87,13 @@ class Verdict(IntEnum):
     STALE_KEY = 4
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(NamedTuple):
     per_minute: int
     per_day: int | None = None  # None: no day window
     bans: bool = False  # whether refused requests can earn the caller a ban
 
 
-@dataclass(frozen=True)
-class Subject:
+class Subject(NamedTuple):
     """What one request is counted against, and who is banned for misbehaving."""
 
     counted: str  # "a42", or "ip:203.0.113.0"
@@ -116,8 +115,7 @@ class Subject:
         return cls(f"ip:{address}", f"ip:{address}", policy)
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(NamedTuple):
     limit: int
     remaining: int
     reset: int  # Unix seconds at which the window ends
@@ -129,16 +127,14 @@ class Window:
         return self.limit - self.remaining
 
 
-@dataclass(frozen=True)
-class Ban:
+class Ban(NamedTuple):
     number: int  # the how-many-th ban within BAN_MEMORY_SECONDS
     # Unix seconds, both from the clock the check ran on: the record lasts as long as the ban.
     started_at: int
     ends_at: int
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     allowed: bool
     window: Window  # the window with the fewest requests remaining, for the headers
     retry_after: int = 0  # whole seconds, >= 1 when refused
@@ -172,8 +168,7 @@ class Decision:
         return headers
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What a backend returns for one check."""
 
     verdict: Verdict
@@ -183,8 +178,7 @@ class Outcome:
     ban_number: int = 0
 
 
-@dataclass(frozen=True)
-class Keys:
+class Keys(NamedTuple):
     """The counters one check reads and writes, named the same in both backends."""
 
     minute: str
@@ -238,8 +232,7 @@ def usage_index_name(day: int, prefix: str = "") -> str:
     return f"{prefix}usage:accounts:d{day}"
 
 
-@dataclass(frozen=True)
-class Args:
+class Args(NamedTuple):
     """A check's parameters, the same in both backends (0 stands for "none")."""
 
     per_minute: int
@@ -355,8 +348,7 @@ _SHAS = {
 }
 
 
-@dataclass(frozen=True)
-class PeekArgs:
+class PeekArgs(NamedTuple):
     """A peek's parameters, the same in both backends."""
 
     limit: int  # peeks per minute per caller
@@ -368,8 +360,7 @@ class PeekArgs:
         return [self.limit, self.ttl, self.now, self.generation]
 
 
-@dataclass(frozen=True)
-class Peeked:
+class Peeked(NamedTuple):
     """What a backend returns for one peek: the peek's own verdict and count (ADMITTED,
     REFUSED or STALE_KEY), and the subject's windows and ban, untouched."""
 
@@ -536,7 +527,7 @@ class RedisBackend:
     def peek(self, keys: Keys, args: PeekArgs) -> Peeked:
         raw = self._evalsha(_PEEK_SCRIPT, _peek_names(keys), args.as_list())
         verdict, peeks, minute, day, ban_ends_at = (int(value) for value in raw)
-        return Peeked(Verdict(verdict), peeks, minute, day, ban_ends_at)
+        return Peeked(_VERDICTS[verdict], peeks, minute, day, ban_ends_at)
 
     def read(self, names: list[str], now: float) -> list[int]:
         return [int(value or 0) for value in self.client.execute("MGET", *names)]
@@ -574,9 +565,14 @@ def _fields(flat: list[bytes]) -> dict[str, int | str]:
     return fields
 
 
+# The script's numbers as verdicts: a lookup, since calling the enum costs more than a whole
+# check's other arithmetic.
+_VERDICTS = {verdict.value: verdict for verdict in Verdict}
+
+
 def _outcome(raw: list[int]) -> Outcome:
-    verdict, minute, day, ban_ends_at, ban_number = (int(value) for value in raw)
-    return Outcome(Verdict(verdict), minute, day, ban_ends_at, ban_number)
+    verdict, minute, day, ban_ends_at, ban_number = raw
+    return Outcome(_VERDICTS[verdict], minute, day, ban_ends_at, ban_number)
 
 
 class Limiter:
@@ -591,6 +587,8 @@ class Limiter:
         self._retry_at = 0.0
         # Bumped at each outage: what a process cached before one cannot be trusted after it.
         self.outages = 0
+        self._keys_minute = 0
+        self._keys_made: dict[tuple[str, str, str], Keys] = {}
 
     # Which backend ---------------------------------------------------------------------------
 
@@ -688,7 +686,7 @@ class Limiter:
                 new_ban = Ban(outcome.ban_number, second, outcome.ban_ends_at)
             return Decision(
                 allowed=False,
-                window=replace(tightest, remaining=0, reset=outcome.ban_ends_at),
+                window=tightest._replace(remaining=0, reset=outcome.ban_ends_at),
                 retry_after=max(1, math.ceil(outcome.ban_ends_at - now)),
                 banned=True,
                 new_ban=new_ban,
@@ -698,7 +696,7 @@ class Limiter:
         wait = max(w.reset for w in windows if w.remaining == 0) - now
         return Decision(
             allowed=False,
-            window=replace(tightest, remaining=0),
+            window=tightest._replace(remaining=0),
             retry_after=max(1, math.ceil(wait)),
             policy=windows,
             now=second,
@@ -751,11 +749,23 @@ class Limiter:
                 return peeked
         return self.memory.peek(Keys.of(subject, now), args)
 
+    def _keys(self, subject: Subject, now: float, prefix: str) -> Keys:
+        """``Keys.of``, made once a minute per subject: naming ten counters is most of a
+        check's own work."""
+        minute = int(now // MINUTE)
+        if minute != self._keys_minute or len(self._keys_made) > MAX_SUBJECTS_NAMED:
+            self._keys_minute, self._keys_made = minute, {}
+        made = (subject.counted, subject.caller, prefix)
+        keys = self._keys_made.get(made)
+        if keys is None:
+            keys = self._keys_made[made] = Keys.of(subject, now, prefix)
+        return keys
+
     def _run(self, subject: Subject, now: float, args: Args) -> Outcome:
         backend = self._usable_redis()
         if backend is not None:
             try:
-                outcome = backend.run(Keys.of(subject, now, self._prefix()), args)
+                outcome = backend.run(self._keys(subject, now, self._prefix()), args)
             except RedisError as exc:
                 self._failed(exc)
             else:
@@ -866,8 +876,7 @@ def _tightest(windows: tuple[Window, ...]) -> Window:
     return min(windows, key=lambda w: (w.remaining, -w.reset))
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
     """Where a subject stands, read without counting: its windows and the caller's ban."""
 
     windows: tuple[Window, ...]
@@ -893,8 +902,7 @@ def _ban_names(keys: Keys) -> list[str]:
 limiter = Limiter()
 
 
-@dataclass(frozen=True)
-class Usage:
+class Usage(NamedTuple):
     this_minute: int
     today: int
     refused_today: int

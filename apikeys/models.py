@@ -2,9 +2,8 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -49,8 +48,7 @@ class Plan(models.Model):
         return self.code == PlanCode.ENTERPRISE
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     per_minute: int
     per_day: int
 

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from django.http import HttpResponse
@@ -48,7 +47,7 @@ class RateLimitViewSet(viewsets.ViewSet):
             }
         body = {
             "plan": {"code": account.plan.code, "name": account.plan.name},
-            "windows": [{**asdict(window), "used": window.used} for window in standing.windows],
+            "windows": [{**window._asdict(), "used": window.used} for window in standing.windows],
             "ban": ban,
         }
         return Response(RateLimitSerializer(body).data)

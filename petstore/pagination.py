@@ -13,8 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from django.conf import settings
@@ -35,8 +34,7 @@ class PageQuery(QuerySerializer):
     cursor = QueryCharField(required=False, max_length=200)
 
 
-@dataclass(frozen=True)
-class Page:
+class Page(NamedTuple):
     limit: int
     after: int  # the last id of the previous page; 0 on the first
 
@@ -50,7 +48,7 @@ def _mac(path: str, payload: str) -> str:
     if key is None:
         # A key of its own, derived once from SECRET_KEY, so that cursors sign nothing else.
         key = _keys[secret] = hashlib.sha256(b"petstore.cursor\0" + secret.encode()).digest()
-    digest = hmac.new(key, f"{path}\0{payload}".encode(), hashlib.sha256).digest()
+    digest = hmac.digest(key, f"{path}\0{payload}".encode(), "sha256")
     return base64.urlsafe_b64encode(digest[:_MAC_BYTES]).rstrip(b"=").decode()
 
 
@@ -96,9 +94,12 @@ def _next_url(request: Request, after: int) -> str:
         for part in request.META.get("QUERY_STRING", "").split("&")
         if part and not part.startswith("cursor=")
     ]
-    cursor = quote(encode_cursor(request.path, after), safe="")
+    # The cursor quoted: its MAC is URL-safe base64, so only the colon needs it.
+    cursor = encode_cursor(request.path, after).replace(":", "%3A", 1)
     query = "&".join([*kept, f"cursor={cursor}"])
-    return f"{request.scheme}://{request.get_host()}{quote(request.path)}?{query}"
+    # The host the gateway checked against ALLOWED_HOSTS for this request (apikeys.gateway).
+    host = getattr(request, "checked_host", None) or request.get_host()
+    return f"{request.scheme}://{host}{quote(request.path)}?{query}"
 
 
 def schema_parameters() -> list[dict[str, Any]]:

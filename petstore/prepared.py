@@ -14,7 +14,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import QuerySet
 from rest_framework import serializers
 
@@ -52,7 +53,7 @@ class PreparedQuery:
         self._compiled: dict[tuple[str, int | None], tuple[str, list[Any]]] = {}
         self._lock = threading.Lock()
 
-    def _compile(self, limit: int | None) -> tuple[str, list[Any]]:
+    def _compile(self, connection: BaseDatabaseWrapper, limit: int | None) -> tuple[str, list[Any]]:
         key = (connection.vendor, limit)
         compiled = self._compiled.get(key)
         if compiled is None:
@@ -71,7 +72,9 @@ class PreparedQuery:
         return compiled
 
     def run(self, limit: int | None = None, **values: Any) -> list[tuple[Any, ...]]:
-        sql, slots = self._compile(limit)
+        # The connection looked up once: each use of django.db.connection looks it up again.
+        connection = connections[DEFAULT_DB_ALIAS]
+        sql, slots = self._compile(connection, limit)
         params = [values[s.name] if isinstance(s, _Slot) else s for s in slots]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
