@@ -10,9 +10,9 @@ that adds nothing to it (settings.LOGGING): its own ``ts`` is the time.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
-import uuid
 from collections.abc import Callable
 
 import orjson
@@ -29,7 +29,8 @@ class RequestLogMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         started = time.perf_counter()
         supplied = request.META.get("HTTP_X_REQUEST_ID", "")
-        request_id = supplied if _REQUEST_ID_RE.fullmatch(supplied) else uuid.uuid4().hex
+        # 128 random bits as 32 hex digits, like uuid4().hex without building a UUID.
+        request_id = supplied if _REQUEST_ID_RE.fullmatch(supplied) else os.urandom(16).hex()
         request.request_id = request_id  # type: ignore[attr-defined]
         response = self.get_response(request)
         response["X-Request-ID"] = request_id
@@ -47,3 +48,15 @@ class RequestLogMiddleware:
             }
             logger.info(orjson.dumps(line).decode())
         return response
+
+
+class JsonLineHandler(logging.StreamHandler):
+    """Writes each line as it was logged: the request log's lines are whole JSON documents
+    with their own time, so there is nothing to format (settings.LOGGING)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.stream.write(f"{record.msg}\n")
+            self.flush()
+        except Exception:
+            self.handleError(record)

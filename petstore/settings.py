@@ -337,12 +337,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
-        # The request log's lines are whole JSON documents with their own time.
-        "bare": {"format": "%(message)s"},
     },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
-        "requests": {"class": "logging.StreamHandler", "formatter": "bare"},
+        "requests": {"class": "petstore.requestlog.JsonLineHandler"},
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
