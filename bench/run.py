@@ -111,12 +111,13 @@ def seed_pets(count: int) -> None:
 
 
 def list_plan(status: str) -> str:
-    """The plan of the service's own listing query (petstore.prepared compiles it), first page."""
-    with psycopg.connect(DATABASE_URL) as db:
+    """The plan of the service's own listing query (petstore.prepared compiles it), first page,
+    with its values bound apart and planned for them, as the service's connections run it."""
+    with psycopg.connect(DATABASE_URL, options="-c plan_cache_mode=force_custom_plan") as db:
         rows = db.execute(
             "EXPLAIN SELECT id, name, category_id, status FROM pets_pet "
-            "WHERE id > 0 AND status = %s ORDER BY id LIMIT 21",
-            [status],
+            "WHERE id > %s AND status = %s ORDER BY id LIMIT %s",
+            [0, status, 21],
         ).fetchall()
     return "\n".join(row[0] for row in rows)
 
