@@ -29,6 +29,10 @@ _one = PreparedQuery(
     lambda pet_id: Pet.objects.filter(pk=pet_id).values_list(*PET.columns), pet_id=_NO_ID
 )
 _categories = PreparedQuery(lambda: Category.objects.order_by("pk").values_list(*CATEGORY.columns))
+_category = PreparedQuery(
+    lambda category_id: Category.objects.filter(pk=category_id).values_list("pk"),
+    category_id=_NO_ID,
+)
 
 
 def pet_page(*, after: int, limit: int, status: str | None = None) -> list[dict[str, Any]]:
@@ -45,3 +49,7 @@ def pet_get(pet_id: int) -> dict[str, Any] | None:
 
 def category_list() -> list[dict[str, Any]]:
     return CATEGORY.rows(_categories.run())
+
+
+def category_exists(category_id: int) -> bool:
+    return bool(_category.run(1, category_id=category_id))

@@ -4,7 +4,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from pets.models import Category, PetStatus
+from pets.models import PetStatus
 from petstore.serializers import (
     Int64Field,
     QuerySerializer,
@@ -31,7 +31,9 @@ class NewPetSerializer(StrictSerializer):
     )
 
     def validate_categoryId(self, value: int) -> int:
-        if not Category.objects.filter(pk=value).exists():
+        from pets.selectors import category_exists  # selectors read the serializers' shapes
+
+        if not category_exists(value):
             raise serializers.ValidationError(f"There is no category {value}.")
         return value
 

@@ -9,7 +9,6 @@ from django.utils.http import http_date
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 from apikeys.models import Scope
 from pets import selectors, services
@@ -69,12 +68,12 @@ class PetViewSet(viewsets.GenericViewSet):
         responses={201: OpenApiResponse(PetSerializer, "The animal, as added.")},
     )
     @idempotent
-    def create(self, request: Request) -> Response:
+    def create(self, request: Request) -> HttpResponse:
         new_pet = NewPetSerializer(data=json_object(request))
         new_pet.is_valid(raise_exception=True)
         pet = services.pet_create(**new_pet.validated_data)
-        return Response(
-            PetSerializer(pet).data,
+        return JsonAnswer(
+            selectors.PET.of(pet),
             status=status.HTTP_201_CREATED,
             headers={"Location": f"/v1/pets/{pet.pk}"},
         )

@@ -105,15 +105,17 @@ def _replay(record: IdempotencyRecord) -> HttpResponse:
     return response
 
 
-def _render(view: APIView, request: Request, response: Response) -> bytes:
+def _render(view: APIView, request: Request, response: HttpResponse) -> bytes:
     """The body exactly as the client will get it: rendered now, once, by DRF's own steps
-    (DRF renders a response only once, so it is not rendered again on the way out)."""
-    view.finalize_response(request, response)
-    response.render()
+    (DRF renders a response only once, so it is not rendered again on the way out). An answer
+    built already encoded (``petstore.renderers.JsonAnswer``) has nothing left to render."""
+    view.finalize_response(request, response)  # type: ignore[arg-type]
+    if isinstance(response, Response):
+        response.render()
     return response.content
 
 
-def _remember(record: IdempotencyRecord, response: Response, body: bytes) -> None:
+def _remember(record: IdempotencyRecord, response: HttpResponse, body: bytes) -> None:
     if response.status_code >= HTTPStatus.INTERNAL_SERVER_ERROR:
         record.delete()  # our failure, not an answer: let the retry run
         return
@@ -123,7 +125,7 @@ def _remember(record: IdempotencyRecord, response: Response, body: bytes) -> Non
     record.save(update_fields=["status_code", "body", "location"])
 
 
-Action = Callable[..., Response]
+Action = Callable[..., HttpResponse]
 
 
 def idempotent(action: Action) -> Callable[..., HttpResponse]:

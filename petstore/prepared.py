@@ -32,6 +32,11 @@ class Shape:
         names = self.names
         return [dict(zip(names, row, strict=True)) for row in rows]
 
+    def of(self, instance: Any) -> dict[str, Any]:
+        """A model instance in this shape."""
+        pairs = zip(self.names, self.columns, strict=True)
+        return {name: getattr(instance, column) for name, column in pairs}
+
 
 class _Slot:
     """Where a named value goes among the compiled query's parameters."""
