@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -26,13 +27,21 @@ PET_ID = OpenApiParameter(
 )
 
 
+_deprecation_headers: dict[tuple[datetime, datetime], dict[str, str]] = {}
+
+
 def getpet_deprecation_headers() -> dict[str, str]:
-    deprecated_at = settings.PETSTORE_GETPET_DEPRECATED_AT
-    return {
-        "Deprecation": f"@{int(deprecated_at.timestamp())}",
-        "Sunset": http_date(settings.PETSTORE_GETPET_SUNSET_AT.timestamp()),
-        "Link": '</v1/pets>; rel="successor-version"',
-    }
+    # Made once per pair of dates (formatting an HTTP date costs more than the lookup).
+    dates = (settings.PETSTORE_GETPET_DEPRECATED_AT, settings.PETSTORE_GETPET_SUNSET_AT)
+    headers = _deprecation_headers.get(dates)
+    if headers is None:
+        deprecated_at, sunset_at = dates
+        headers = _deprecation_headers[dates] = {
+            "Deprecation": f"@{int(deprecated_at.timestamp())}",
+            "Sunset": http_date(sunset_at.timestamp()),
+            "Link": '</v1/pets>; rel="successor-version"',
+        }
+    return headers
 
 
 @extend_schema(tags=["animals"])
