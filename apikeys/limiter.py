@@ -49,8 +49,9 @@ import math
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
 
@@ -570,6 +571,10 @@ def _fields(flat: list[bytes]) -> dict[str, int | str]:
 _VERDICTS = {verdict.value: verdict for verdict in Verdict}
 
 
+Backend = RedisBackend | MemoryBackend
+T = TypeVar("T")
+
+
 def _outcome(raw: list[int]) -> Outcome:
     verdict, minute, day, ban_ends_at, ban_number = raw
     return Outcome(_VERDICTS[verdict], minute, day, ban_ends_at, ban_number)
@@ -737,18 +742,6 @@ class Limiter:
         standing = Standing(windows, peeked.ban_ends_at or None, now=second)
         return Decision(allowed=True, window=own, policy=(own,), now=second), standing
 
-    def _peek(self, subject: Subject, now: float, args: PeekArgs) -> Peeked:
-        backend = self._usable_redis()
-        if backend is not None:
-            try:
-                peeked = backend.peek(Keys.of(subject, now, self._prefix()), args)
-            except RedisError as exc:
-                self._failed(exc)
-            else:
-                self._succeeded()
-                return peeked
-        return self.memory.peek(Keys.of(subject, now), args)
-
     def _keys(self, subject: Subject, now: float, prefix: str) -> Keys:
         """``Keys.of``, made once a minute per subject: naming ten counters is most of a
         check's own work."""
@@ -761,32 +754,34 @@ class Limiter:
             keys = self._keys_made[made] = Keys.of(subject, now, prefix)
         return keys
 
-    def _run(self, subject: Subject, now: float, args: Args) -> Outcome:
+    def _on_counters(self, subject: Subject, now: float, use: Callable[[Backend, Keys], T]) -> T:
+        """``use`` on ``subject``'s counters in Redis while it answers, in this process's
+        memory otherwise: the one fallback every count and read of a subject takes."""
         backend = self._usable_redis()
         if backend is not None:
             try:
-                outcome = backend.run(self._keys(subject, now, self._prefix()), args)
+                result = use(backend, self._keys(subject, now, self._prefix()))
             except RedisError as exc:
                 self._failed(exc)
             else:
                 self._succeeded()
-                return outcome
-        return self.memory.run(Keys.of(subject, now), args)
+                return result
+        return use(self.memory, self._keys(subject, now, ""))
+
+    def _run(self, subject: Subject, now: float, args: Args) -> Outcome:
+        return self._on_counters(subject, now, lambda backend, keys: backend.run(keys, args))
+
+    def _peek(self, subject: Subject, now: float, args: PeekArgs) -> Peeked:
+        return self._on_counters(subject, now, lambda backend, keys: backend.peek(keys, args))
 
     def counts(self, subject: Subject) -> tuple[int, int, int]:
         """This minute's and today's admitted requests of ``subject``, and today's refusals."""
         now = time.time()
-        backend = self._usable_redis()
-        if backend is not None:
-            keys = Keys.of(subject, now, self._prefix())
-            try:
-                minute, day, refused = backend.read([keys.minute, keys.day, keys.refused], now)
-            except RedisError as exc:
-                self._failed(exc)
-            else:
-                return minute, day, refused
-        keys = Keys.of(subject, now)
-        minute, day, refused = self.memory.read([keys.minute, keys.day, keys.refused], now)
+        minute, day, refused = self._on_counters(
+            subject,
+            now,
+            lambda backend, keys: backend.read([keys.minute, keys.day, keys.refused], now),
+        )
         return minute, day, refused
 
     # Usage tallies (see apikeys.usage) ------------------------------------------------------
