@@ -20,7 +20,6 @@ from collections import OrderedDict
 from datetime import datetime
 from typing import NamedTuple
 
-from apikeys import keys
 from apikeys.limiter import limiter
 from apikeys.models import ApiKey
 
@@ -49,17 +48,20 @@ class KeyRing:
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
-    def find(self, raw: str, now: datetime, *, cached: bool = True) -> Found:
-        """The key ``raw`` names (its account and plan loaded), from the cache when ``cached``
-        and it is there; reads PostgreSQL otherwise. ``raw`` must be well-formed.
+    def cached(self, digest: str, now: datetime) -> Found | None:
+        """The key of ``digest`` from the cache, if it is there and usable at ``now``.
 
         Only a usable key is served from the cache: one refused there is read again, since it
         may have been restored (a reactivated account) after it was cached.
         """
-        digest = keys.digest(raw)
-        entry = self._get(digest) if cached else None
-        if entry is not None and entry.api_key.refusal_reason(now) is None:
-            return Found(entry.api_key, entry.generation)
+        entry = self._get(digest)
+        if entry is None or entry.api_key.refusal_reason(now) is not None:
+            return None
+        return Found(entry.api_key, entry.generation)
+
+    def read(self, digest: str) -> Found:
+        """The key of ``digest`` (its account and plan loaded) from PostgreSQL, cached when a
+        generation can be had."""
         # Read the generation first: a change committed after it makes this lookup stale.
         generation = limiter.key_generation()
         api_key = ApiKey.objects.for_digest(digest)

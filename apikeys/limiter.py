@@ -54,9 +54,17 @@ from enum import IntEnum
 from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 
 from apikeys.models import Limits
-from apikeys.redis_client import RedisClient, RedisError, ReplyError
+from apikeys.redis_client import (
+    RedisClient,
+    RedisError,
+    ReplyError,
+    pack_argument,
+    pack_head,
+)
 
 logger = logging.getLogger("petstore.ratelimit")
 
@@ -143,30 +151,37 @@ class Decision(NamedTuple):
     new_ban: Ban | None = None
     # The cached key the check was made for is out of date: nothing was counted.
     stale_key: bool = False
-    # Every window of the policy (for RateLimit-Policy), and the second the check ran at.
-    policy: tuple[Window, ...] = ()
+    # The RateLimit-Policy field: every window of the policy (policy_field), and the second
+    # the check ran at.
+    policy_field: str = ""
     now: int = 0
 
     @property
-    def headers(self) -> dict[str, str]:
+    def headers(self) -> list[tuple[str, str]]:
+        """What the client is told, as (name, value) pairs: ASCII names, and values made of
+        our own digits and window names, so that they need no checking (``apikeys.gateway``)."""
         window = self.window
-        headers = {
-            "X-RateLimit-Limit": str(window.limit),
-            "X-RateLimit-Remaining": str(window.remaining),
-            "X-RateLimit-Reset": str(window.reset),
+        headers = [
+            ("X-RateLimit-Limit", str(window.limit)),
+            ("X-RateLimit-Remaining", str(window.remaining)),
+            ("X-RateLimit-Reset", str(window.reset)),
             # draft-ietf-httpapi-ratelimit-headers-11: Structured Field lists whose items are
             # the policies' names; q is the quota, w the window in seconds, r what remains,
             # t the seconds until it is restored. Made from the same Window as X-RateLimit-*.
-            "RateLimit-Policy": ", ".join(
-                f'"{w.name}";q={w.limit};w={w.seconds}' for w in self.policy or (window,)
+            ("RateLimit-Policy", self.policy_field or policy_field((window,))),
+            (
+                "RateLimit",
+                f'"{window.name}";r={window.remaining};t={max(0, window.reset - self.now)}',
             ),
-            "RateLimit": (
-                f'"{window.name}";r={window.remaining};t={max(0, window.reset - self.now)}'
-            ),
-        }
+        ]
         if not self.allowed:
-            headers["Retry-After"] = str(self.retry_after)
+            headers.append(("Retry-After", str(self.retry_after)))
         return headers
+
+
+def policy_field(windows: tuple[Window, ...]) -> str:
+    """The RateLimit-Policy field of ``windows``: their names, quotas and lengths."""
+    return ", ".join(f'"{w.name}";q={w.limit};w={w.seconds}' for w in windows)
 
 
 class Outcome(NamedTuple):
@@ -234,53 +249,79 @@ def usage_index_name(day: int, prefix: str = "") -> str:
 
 
 class Args(NamedTuple):
-    """A check's parameters, the same in both backends (0 stands for "none")."""
+    """A subject's parameters, the same in both backends (0 stands for "none"), and the same
+    from one check to the next: the second a check runs at is passed beside them, and the
+    counters' lifetimes follow from it (``lifetimes``)."""
 
     per_minute: int
     per_day: int  # 0: no day window
-    minute_ttl: int
-    day_ttl: int
-    now: int
     strikes: int  # refused requests within a minute that earn a ban; 0: never
-    generation: str  # "" : not checked
+    generation: str = ""  # "" : not checked
     usage_key: str = ""  # the key whose request this is ("k17"); "": not tallied
     usage_account: str = ""  # its account's id, for the day's index
-    usage_ttl: int = 0
+
+    @classmethod
+    def of(cls, subject: Subject, generation: str = "") -> Args:
+        policy = subject.policy
+        strikes = BAN_STRIKES if policy.bans else 0
+        # Accounts' requests with a key are tallied for the usage history; addresses are not.
+        if subject.caller.startswith("k") and subject.counted.startswith("a"):
+            return cls(
+                policy.per_minute,
+                policy.per_day or 0,
+                strikes,
+                generation,
+                subject.caller,
+                subject.counted[1:],
+            )
+        return cls(policy.per_minute, policy.per_day or 0, strikes, generation)
 
     def as_list(self) -> list[int | str]:
+        """The script's ARGV but for its last, the second (``now``)."""
         return [
-            self.per_minute,
-            self.per_day,
-            self.minute_ttl,
-            self.day_ttl,
-            self.now,
-            self.strikes,
+            *self,
             BAN_BASE_SECONDS,
             BAN_MAX_SECONDS,
             BAN_MEMORY_SECONDS,
-            self.generation,
-            self.usage_key,
-            self.usage_ttl,
-            self.usage_account,
+            EXPIRY_MARGIN,
+            USAGE_GRACE_SECONDS,
         ]
 
 
+def lifetimes(now: int) -> tuple[int, int, int]:
+    """Seconds the minute's counters, the day's and the day's usage tallies live from ``now``:
+    to the end of their window, and a margin (``EXPIRY_MARGIN``, ``USAGE_GRACE_SECONDS``)."""
+    to_day_end = DAY - now % DAY
+    return (
+        MINUTE - now % MINUTE + EXPIRY_MARGIN,
+        to_day_end + EXPIRY_MARGIN,
+        to_day_end + USAGE_GRACE_SECONDS,
+    )
+
+
 _SCRIPT = """
+-- ARGV: Args.as_list(), then the second the check runs at; KEYS: Keys.as_list().
 local per_minute, per_day = tonumber(ARGV[1]), tonumber(ARGV[2])
-local now, strikes_needed = tonumber(ARGV[5]), tonumber(ARGV[6])
+local strikes_needed, generation = tonumber(ARGV[3]), ARGV[4]
+local usage_key, usage_account = ARGV[5], ARGV[6]
+local now, margin = tonumber(ARGV[12]), tonumber(ARGV[10])
+-- lifetimes(): to the end of the minute (60 s), of the UTC day (86,400 s), and a margin.
+local minute_ttl = 60 - now % 60 + margin
+local day_ttl = 86400 - now % 86400 + margin
+local usage_ttl = 86400 - now % 86400 + tonumber(ARGV[11])
 -- The key's tally for the day's usage; the rest only on its first request of a kind that day.
 local function tally(kind)
-  if ARGV[11] == '' then return end
-  if redis.call('HINCRBY', KEYS[8], ARGV[11] .. ':' .. kind, 1) == 1 then
+  if usage_key == '' then return end
+  if redis.call('HINCRBY', KEYS[8], usage_key .. ':' .. kind, 1) == 1 then
     redis.call('HSET', KEYS[8], 'per_minute', ARGV[1], 'per_day', ARGV[2])
-    redis.call('EXPIRE', KEYS[8], ARGV[12])
-    redis.call('SADD', KEYS[9], ARGV[13])
-    redis.call('EXPIRE', KEYS[9], ARGV[12])
+    redis.call('EXPIRE', KEYS[8], usage_ttl)
+    redis.call('SADD', KEYS[9], usage_account)
+    redis.call('EXPIRE', KEYS[9], usage_ttl)
   end
 end
 -- Everything a check reads, in one call: generation, ban, minute, day.
 local read = redis.call('MGET', KEYS[7], KEYS[4], KEYS[1], KEYS[2])
-if ARGV[10] ~= '' and read[1] ~= ARGV[10] then
+if generation ~= '' and read[1] ~= generation then
   return {4, 0, 0, 0, 0}
 end
 local banned_until = tonumber(read[2] or '0')
@@ -289,15 +330,15 @@ local day = 0
 if per_day > 0 then day = tonumber(read[4] or '0') end
 if banned_until <= now and minute < per_minute and (per_day == 0 or day < per_day) then
   minute = redis.call('INCR', KEYS[1])
-  if minute == 1 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
+  if minute == 1 then redis.call('EXPIRE', KEYS[1], minute_ttl) end
   if per_day > 0 then
     day = redis.call('INCR', KEYS[2])
-    if day == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+    if day == 1 then redis.call('EXPIRE', KEYS[2], day_ttl) end
   end
   tally('admitted')
   return {1, minute, day, 0, 0}
 end
-if redis.call('INCR', KEYS[6]) == 1 then redis.call('EXPIRE', KEYS[6], ARGV[4]) end
+if redis.call('INCR', KEYS[6]) == 1 then redis.call('EXPIRE', KEYS[6], day_ttl) end
 if banned_until > now then
   tally('banned')
   return {2, minute, day, banned_until, 0}
@@ -307,7 +348,7 @@ if strikes_needed == 0 then
   return {0, minute, day, 0, 0}
 end
 local strikes = redis.call('INCR', KEYS[3])
-if strikes == 1 then redis.call('EXPIRE', KEYS[3], ARGV[3]) end
+if strikes == 1 then redis.call('EXPIRE', KEYS[3], minute_ttl) end
 if strikes < strikes_needed then
   tally('refused')
   return {0, minute, day, 0, 0}
@@ -397,7 +438,7 @@ class MemoryBackend:
         self._values[key] = (value, expires_at)
         return value
 
-    def _tally(self, keys: Keys, args: Args, kind: str, now: float) -> None:
+    def _tally(self, keys: Keys, args: Args, kind: str, now: int) -> None:
         if not args.usage_key:
             return
         fields, expires_at = self._hashes.get(keys.usage, ({}, 0.0))
@@ -409,14 +450,15 @@ class MemoryBackend:
         self._hashes[keys.usage] = (fields, expires_at)
         if count == 1:
             fields.update(per_minute=args.per_minute, per_day=args.per_day)
-            self._hashes[keys.usage] = (fields, now + args.usage_ttl)
+            usage_ttl = lifetimes(now)[2]
+            self._hashes[keys.usage] = (fields, now + usage_ttl)
             members, _ = self._sets.get(keys.usage_index, (set(), 0.0))
             members.add(args.usage_account)
-            self._sets[keys.usage_index] = (members, now + args.usage_ttl)
+            self._sets[keys.usage_index] = (members, now + usage_ttl)
 
-    def run(self, keys: Keys, args: Args) -> Outcome:
+    def run(self, keys: Keys, args: Args, now: int) -> Outcome:
         # No process caches keys without Redis (apikeys.keyring): no generation to check.
-        now = args.now
+        minute_ttl, day_ttl, _ = lifetimes(now)
         with self._lock:
             self._purge(now)
             banned_until = self._get(keys.ban, now)
@@ -427,16 +469,16 @@ class MemoryBackend:
                 and minute < args.per_minute
                 and (not args.per_day or day < args.per_day)
             ):
-                minute = self._incr(keys.minute, now, args.minute_ttl)
+                minute = self._incr(keys.minute, now, minute_ttl)
                 if args.per_day:
-                    day = self._incr(keys.day, now, args.day_ttl)
+                    day = self._incr(keys.day, now, day_ttl)
                 self._tally(keys, args, "admitted", now)
                 return Outcome(Verdict.ADMITTED, minute, day)
-            self._incr(keys.refused, now, args.day_ttl)
+            self._incr(keys.refused, now, day_ttl)
             if banned_until > now:
                 self._tally(keys, args, "banned", now)
                 return Outcome(Verdict.BANNED, minute, day, banned_until)
-            if not args.strikes or self._incr(keys.strikes, now, args.minute_ttl) < args.strikes:
+            if not args.strikes or self._incr(keys.strikes, now, minute_ttl) < args.strikes:
                 self._tally(keys, args, "refused", now)
                 return Outcome(Verdict.REFUSED, minute, day)
             self._tally(keys, args, "banned", now)
@@ -510,23 +552,36 @@ class RedisBackend:
 
     def __init__(self, client: RedisClient) -> None:
         self.client = client
+        # Each subject's check, packed for the wire but for its last argument, the second:
+        # the same from one request to the next within a minute, and packing two dozen
+        # arguments is most of what a check costs this process.
+        self._packed: dict[tuple[Keys, Args], bytes] = {}
 
-    def _evalsha(self, script: str, names: list[str], values: list[int | str]) -> Any:
-        sha = _SHAS[script]
+    def _evalsha(self, script: str, packed: bytes) -> Any:
         try:
-            return self.client.execute("EVALSHA", sha, len(names), *names, *values)
+            return self.client.execute_packed(packed)
         except ReplyError as exc:
             if not str(exc).startswith("NOSCRIPT"):
                 raise
         # Redis restarted, or is new, and does not know the script yet: load it, once.
         self.client.execute("SCRIPT", "LOAD", script)
-        return self.client.execute("EVALSHA", sha, len(names), *names, *values)
+        return self.client.execute_packed(packed)
 
-    def run(self, keys: Keys, args: Args) -> Outcome:
-        return _outcome(self._evalsha(_SCRIPT, keys.as_list(), args.as_list()))
+    def run(self, keys: Keys, args: Args, now: int) -> Outcome:
+        head = self._packed.get((keys, args))
+        if head is None:
+            if len(self._packed) >= MAX_SUBJECTS_NAMED:
+                self._packed.clear()  # mostly names of minutes gone by
+            names = keys.as_list()
+            head = self._packed[(keys, args)] = pack_head(
+                ("EVALSHA", _SHAS[_SCRIPT], len(names), *names, *args.as_list()), more=1
+            )
+        return _outcome(self._evalsha(_SCRIPT, head + pack_argument(now)))
 
     def peek(self, keys: Keys, args: PeekArgs) -> Peeked:
-        raw = self._evalsha(_PEEK_SCRIPT, _peek_names(keys), args.as_list())
+        names = _peek_names(keys)
+        command = ("EVALSHA", _SHAS[_PEEK_SCRIPT], len(names), *names, *args.as_list())
+        raw = self._evalsha(_PEEK_SCRIPT, pack_head(command))
         verdict, peeks, minute, day, ban_ends_at = (int(value) for value in raw)
         return Peeked(_VERDICTS[verdict], peeks, minute, day, ban_ends_at)
 
@@ -567,8 +622,10 @@ def _fields(flat: list[bytes]) -> dict[str, int | str]:
 
 
 # The script's numbers as verdicts: a lookup, since calling the enum costs more than a whole
-# check's other arithmetic.
+# check's other arithmetic; and the two every check compares with, named once (reading an
+# enum's member costs as much again).
 _VERDICTS = {verdict.value: verdict for verdict in Verdict}
+_ADMITTED, _STALE_KEY = Verdict.ADMITTED, Verdict.STALE_KEY
 
 
 Backend = RedisBackend | MemoryBackend
@@ -592,16 +649,32 @@ class Limiter:
         self._retry_at = 0.0
         # Bumped at each outage: what a process cached before one cannot be trusted after it.
         self.outages = 0
-        self._keys_minute = 0
-        self._keys_made: dict[tuple[str, str, str], Keys] = {}
+        self._minute = 0
+        self._counting_made: dict[tuple[Subject, str, str], tuple[Keys, Args]] = {}
+        # The backend and the counters' prefix the settings name (None: not read yet).
+        self._configured: tuple[RedisBackend | None, str] | None = None
 
     # Which backend ---------------------------------------------------------------------------
 
     def _redis_backend(self) -> RedisBackend | None:
-        """The shared Redis of Django's default cache, if that is where the cache lives.
+        """The shared Redis of Django's default cache, if that is where the cache lives."""
+        return (self._configured or self._configure())[0]
 
-        A client of our own, built from the same setting (``apikeys.redis_client`` says why).
-        """
+    def _prefix(self) -> str:
+        return (self._configured or self._configure())[1]
+
+    def _configure(self) -> tuple[RedisBackend | None, str]:
+        """Read the settings once, and again after they change (``forget_settings``)."""
+        prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+        self._configured = (self._read_redis_backend(), f"{prefix}:" if prefix else "")
+        return self._configured
+
+    def forget_settings(self) -> None:
+        self._configured = None
+
+    def _read_redis_backend(self) -> RedisBackend | None:
+        """A client of our own, built from the cache's setting (``apikeys.redis_client`` says
+        why); the same client as long as the setting names the same server."""
         config: dict[str, Any] = settings.CACHES["default"]
         if config["BACKEND"] != "django.core.cache.backends.redis.RedisCache":
             return None
@@ -621,10 +694,6 @@ class Limiter:
     def shared(self) -> bool:
         """Whether counts are shared between processes right now."""
         return self._redis_backend() is not None and self.down_since is None
-
-    def _prefix(self) -> str:
-        prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
-        return f"{prefix}:" if prefix else ""
 
     def _failed(self, exc: Exception) -> None:
         with self._lock:
@@ -666,28 +735,23 @@ class Limiter:
         now = time.time()
         second = int(now)
         policy = subject.policy
-        minute_reset = (second // MINUTE + 1) * MINUTE
-        day_reset = (second // DAY + 1) * DAY
-        args = Args(
-            per_minute=policy.per_minute,
-            per_day=policy.per_day or 0,
-            minute_ttl=minute_reset - second + EXPIRY_MARGIN,
-            day_ttl=day_reset - second + EXPIRY_MARGIN,
-            now=second,
-            strikes=BAN_STRIKES if policy.bans else 0,
+        outcome = self._on_counters(
+            subject,
+            now,
+            lambda backend, keys, args: backend.run(keys, args, second),
             generation=generation,
-            **_usage_args(subject, day_reset - second + USAGE_GRACE_SECONDS),
         )
-        outcome = self._run(subject, now, args)
-        if outcome.verdict == Verdict.STALE_KEY:
+        verdict = outcome.verdict
+        if verdict is _STALE_KEY:
             return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True)
         windows = _windows(policy, second, outcome.minute, outcome.day)
         tightest = _tightest(windows)
-        if outcome.verdict == Verdict.ADMITTED:
-            return Decision(allowed=True, window=tightest, policy=windows, now=second)
-        if outcome.verdict in (Verdict.BANNED, Verdict.NEWLY_BANNED):
+        field = _policy_field(policy, windows)
+        if verdict is _ADMITTED:
+            return Decision(True, tightest, policy_field=field, now=second)
+        if verdict in (Verdict.BANNED, Verdict.NEWLY_BANNED):
             new_ban = None
-            if outcome.verdict == Verdict.NEWLY_BANNED:
+            if verdict == Verdict.NEWLY_BANNED:
                 new_ban = Ban(outcome.ban_number, second, outcome.ban_ends_at)
             return Decision(
                 allowed=False,
@@ -695,7 +759,7 @@ class Limiter:
                 retry_after=max(1, math.ceil(outcome.ban_ends_at - now)),
                 banned=True,
                 new_ban=new_ban,
-                policy=windows,
+                policy_field=field,
                 now=second,
             )
         wait = max(w.reset for w in windows if w.remaining == 0) - now
@@ -703,7 +767,7 @@ class Limiter:
             allowed=False,
             window=tightest._replace(remaining=0),
             retry_after=max(1, math.ceil(wait)),
-            policy=windows,
+            policy_field=field,
             now=second,
         )
 
@@ -734,45 +798,52 @@ class Limiter:
                 allowed=False,
                 window=own,
                 retry_after=max(1, math.ceil(minute_reset - now)),
-                policy=(own,),
+                policy_field=policy_field((own,)),
                 now=second,
             )
             return refused, None
         windows = _windows(subject.policy, second, peeked.minute, peeked.day)
         standing = Standing(windows, peeked.ban_ends_at or None, now=second)
-        return Decision(allowed=True, window=own, policy=(own,), now=second), standing
+        admitted = Decision(True, own, policy_field=policy_field((own,)), now=second)
+        return admitted, standing
 
-    def _keys(self, subject: Subject, now: float, prefix: str) -> Keys:
-        """``Keys.of``, made once a minute per subject: naming ten counters is most of a
-        check's own work."""
+    def _counting(
+        self, subject: Subject, generation: str, now: float, prefix: str
+    ) -> tuple[Keys, Args]:
+        """``subject``'s counters' names and its check's arguments, made once a minute: naming
+        ten counters is most of a check's own work."""
         minute = int(now // MINUTE)
-        if minute != self._keys_minute or len(self._keys_made) > MAX_SUBJECTS_NAMED:
-            self._keys_minute, self._keys_made = minute, {}
-        made = (subject.counted, subject.caller, prefix)
-        keys = self._keys_made.get(made)
-        if keys is None:
-            keys = self._keys_made[made] = Keys.of(subject, now, prefix)
-        return keys
+        if minute != self._minute or len(self._counting_made) > MAX_SUBJECTS_NAMED:
+            self._minute, self._counting_made = minute, {}
+        made = self._counting_made.get((subject, generation, prefix))
+        if made is None:
+            made = (Keys.of(subject, now, prefix), Args.of(subject, generation))
+            self._counting_made[(subject, generation, prefix)] = made
+        return made
 
-    def _on_counters(self, subject: Subject, now: float, use: Callable[[Backend, Keys], T]) -> T:
+    def _on_counters(
+        self,
+        subject: Subject,
+        now: float,
+        use: Callable[[Backend, Keys, Args], T],
+        *,
+        generation: str = "",
+    ) -> T:
         """``use`` on ``subject``'s counters in Redis while it answers, in this process's
         memory otherwise: the one fallback every count and read of a subject takes."""
         backend = self._usable_redis()
         if backend is not None:
             try:
-                result = use(backend, self._keys(subject, now, self._prefix()))
+                result = use(backend, *self._counting(subject, generation, now, self._prefix()))
             except RedisError as exc:
                 self._failed(exc)
             else:
                 self._succeeded()
                 return result
-        return use(self.memory, self._keys(subject, now, ""))
-
-    def _run(self, subject: Subject, now: float, args: Args) -> Outcome:
-        return self._on_counters(subject, now, lambda backend, keys: backend.run(keys, args))
+        return use(self.memory, *self._counting(subject, generation, now, ""))
 
     def _peek(self, subject: Subject, now: float, args: PeekArgs) -> Peeked:
-        return self._on_counters(subject, now, lambda backend, keys: backend.peek(keys, args))
+        return self._on_counters(subject, now, lambda backend, keys, _: backend.peek(keys, args))
 
     def counts(self, subject: Subject) -> tuple[int, int, int]:
         """This minute's and today's admitted requests of ``subject``, and today's refusals."""
@@ -780,7 +851,7 @@ class Limiter:
         minute, day, refused = self._on_counters(
             subject,
             now,
-            lambda backend, keys: backend.read([keys.minute, keys.day, keys.refused], now),
+            lambda backend, keys, _: backend.read([keys.minute, keys.day, keys.refused], now),
         )
         return minute, day, refused
 
@@ -852,23 +923,43 @@ class Limiter:
         """Forget in-process counts and outage state (tests, and after a settings change)."""
         self.memory.clear()
         self.down_since = None
+        self._configured = None
 
 
 def _windows(policy: Policy, second: int, minute: int, day: int) -> tuple[Window, ...]:
     """The policy's windows at ``second``, given how many requests each has admitted."""
-    minute_reset = (second // MINUTE + 1) * MINUTE
-    windows = [
-        Window(policy.per_minute, max(0, policy.per_minute - minute), minute_reset, "minute")
-    ]
-    if policy.per_day is not None:
-        day_reset = (second // DAY + 1) * DAY
-        windows.append(Window(policy.per_day, max(0, policy.per_day - day), day_reset, "day", DAY))
-    return tuple(windows)
+    per_minute, per_day = policy.per_minute, policy.per_day
+    minute_window = Window(
+        per_minute, max(0, per_minute - minute), second - second % MINUTE + MINUTE
+    )
+    if per_day is None:
+        return (minute_window,)
+    day_reset = second - second % DAY + DAY
+    return minute_window, Window(per_day, max(0, per_day - day), day_reset, "day", DAY)
+
+
+# Each policy's RateLimit-Policy field, made once: it changes only with the policy.
+_POLICY_FIELDS: dict[Policy, str] = {}
+
+
+def _policy_field(policy: Policy, windows: tuple[Window, ...]) -> str:
+    field = _POLICY_FIELDS.get(policy)
+    if field is None:
+        if len(_POLICY_FIELDS) >= MAX_SUBJECTS_NAMED:
+            _POLICY_FIELDS.clear()
+        field = _POLICY_FIELDS[policy] = policy_field(windows)
+    return field
 
 
 def _tightest(windows: tuple[Window, ...]) -> Window:
     # The fewest remaining; on a tie, the later reset, since that is when both have room.
-    return min(windows, key=lambda w: (w.remaining, -w.reset))
+    tightest = windows[0]
+    for window in windows[1:]:
+        if window.remaining < tightest.remaining or (
+            window.remaining == tightest.remaining and window.reset > tightest.reset
+        ):
+            tightest = window
+    return tightest
 
 
 class Standing(NamedTuple):
@@ -883,18 +974,18 @@ class Standing(NamedTuple):
         return _tightest(self.windows)
 
 
-def _usage_args(subject: Subject, ttl: int) -> dict[str, Any]:
-    """Accounts' requests with a key are tallied for the usage history; addresses are not."""
-    if not subject.caller.startswith("k") or not subject.counted.startswith("a"):
-        return {}
-    return {"usage_key": subject.caller, "usage_account": subject.counted[1:], "usage_ttl": ttl}
-
-
 def _ban_names(keys: Keys) -> list[str]:
     return [keys.ban, keys.strikes]
 
 
 limiter = Limiter()
+
+
+@receiver(setting_changed)
+def _forget_cache_settings(*, setting: str, **kwargs: Any) -> None:
+    # Tests, and nothing else, change settings while the process runs.
+    if setting == "CACHES":
+        limiter.forget_settings()
 
 
 class Usage(NamedTuple):

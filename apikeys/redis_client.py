@@ -35,6 +35,25 @@ class ReplyError(RedisError):
     """Redis answered with an error (``NOSCRIPT …``, ``WRONGTYPE …``)."""
 
 
+def pack_head(command: tuple[str | int | bytes, ...], *, more: int = 0) -> bytes:
+    """``command`` in the protocol's form (RESP), announcing ``more`` arguments still to come,
+    each to be added by ``pack_argument``: what stays the same from one call to the next is
+    then packed once."""
+    # hiredis packs the array with ``more`` empty placeholders at its end, which are cut off:
+    # the array's count then already includes the arguments still to come.
+    packed: bytes = hiredis.pack_command((*command, *[""] * more))  # type: ignore[arg-type]
+    return packed[: len(packed) - len(_EMPTY_ARGUMENT) * more]
+
+
+def pack_argument(value: int) -> bytes:
+    """One integer argument, to follow a ``pack_head``."""
+    digits = b"%d" % value
+    return b"$%d\r\n%s\r\n" % (len(digits), digits)
+
+
+_EMPTY_ARGUMENT = b"$0\r\n\r\n"
+
+
 class RedisClient:
     def __init__(
         self,
@@ -69,7 +88,10 @@ class RedisClient:
 
     def execute(self, *command: str | int | bytes) -> Any:
         """Send one command and return its reply (bytes, int, list, or None)."""
-        packed = hiredis.pack_command(command)  # type: ignore[arg-type]  # its stub: a 1-tuple
+        return self.execute_packed(hiredis.pack_command(command))  # type: ignore[arg-type]
+
+    def execute_packed(self, packed: bytes) -> Any:
+        """``execute`` for a command already in the protocol's form (``pack_head``)."""
         with self._lock:
             for attempt in (1, 2):
                 reused = self._socket is not None

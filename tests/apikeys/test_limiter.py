@@ -22,6 +22,7 @@ from apikeys.limiter import (
     RedisBackend,
     Subject,
     Verdict,
+    lifetimes,
 )
 from apikeys.redis_client import RedisClient
 
@@ -79,23 +80,22 @@ CASES = [
 ]
 
 
-def args_for(policy: Policy, now: int, tallied: bool = True) -> Args:
-    minute_end, day_end = (now // 60 + 1) * 60, (now // 86_400 + 1) * 86_400
-    usage: dict[str, Any] = {
-        "usage_key": "k1",
-        "usage_account": "1",
-        "usage_ttl": day_end - now + 172_800,
-    }
+def args_for(policy: Policy, tallied: bool = True) -> Args:
+    usage: dict[str, Any] = {"usage_key": "k1", "usage_account": "1"}
     return Args(
         per_minute=policy.per_minute,
         per_day=policy.per_day or 0,
-        minute_ttl=minute_end - now + 5,
-        day_ttl=day_end - now + 5,
-        now=now,
         strikes=BAN_STRIKES if policy.bans else 0,
         generation="",
         **(usage if tallied else {}),
     )
+
+
+def test_a_subjects_args_are_the_policys_and_its_keys():
+    policy = Policy(5, 100, bans=True)
+
+    assert Args.of(Subject("a1", "k7", policy), "g") == Args(5, 100, BAN_STRIKES, "g", "k7", "1")
+    assert Args.of(Subject("ip:203.0.113.9", "ip:203.0.113.9", Policy(5))) == Args(5, 0, 0)
 
 
 def run(backend: MemoryBackend | RedisBackend, case: Case) -> list[Outcome]:
@@ -103,9 +103,9 @@ def run(backend: MemoryBackend | RedisBackend, case: Case) -> list[Outcome]:
     outcomes = []
     for offset, calls, _ in case.steps:
         now = T0 + offset
-        args = args_for(case.policy, now)
+        args = args_for(case.policy)
         for _ in range(calls):
-            outcomes.append(backend.run(Keys.of(subject, now, "limiter-test:"), args))
+            outcomes.append(backend.run(Keys.of(subject, now, "limiter-test:"), args, now))
     return outcomes
 
 
@@ -151,7 +151,7 @@ def test_requests_without_a_key_are_not_tallied():
 
     for backend in (memory, redis):
         for _ in range(3):
-            backend.run(keys, args_for(subject.policy, T0, tallied=False))
+            backend.run(keys, args_for(subject.policy, tallied=False), T0)
 
     assert memory.usage(keys.usage, T0) == redis.usage(keys.usage, T0) == {}
 
@@ -161,15 +161,18 @@ def test_a_days_tallies_outlive_it_and_then_expire():
     redis = RedisBackend(RedisClient(settings.REDIS_URL))
     redis.delete([keys.usage, keys.usage_index])
     memory = MemoryBackend()
-    args = args_for(Policy(5, 5), T0)
+    args = args_for(Policy(5, 5))
+    # To the end of T0's UTC day, and two days more (USAGE_GRACE_SECONDS).
+    usage_ttl = (T0 // 86_400 + 1) * 86_400 - T0 + 172_800
+    assert lifetimes(T0)[2] == usage_ttl
 
-    memory.run(keys, args)
-    redis.run(keys, args)
+    memory.run(keys, args, T0)
+    redis.run(keys, args, T0)
 
     ttl = redis.client.execute("TTL", keys.usage)
-    assert args.usage_ttl - 2 <= ttl <= args.usage_ttl
-    assert memory.usage(keys.usage, T0 + args.usage_ttl - 1)["k1:admitted"] == 1
-    assert memory.usage(keys.usage, T0 + args.usage_ttl) == {}
+    assert usage_ttl - 2 <= ttl <= usage_ttl
+    assert memory.usage(keys.usage, T0 + usage_ttl - 1)["k1:admitted"] == 1
+    assert memory.usage(keys.usage, T0 + usage_ttl) == {}
 
 
 def test_a_ban_is_numbered_and_ends_when_the_table_says(settings):
@@ -190,11 +193,11 @@ def test_only_redis_can_say_a_cached_key_is_stale():
     subject = Subject("a1", "k1", Policy(5, 5))
     keys = Keys.of(subject, T0, "limiter-test:")
     client.execute("SET", keys.generation, "current")
-    args = Args(5, 5, 45, 3600, T0, 0, generation="an-old-one")
+    args = Args(5, 5, 0, generation="an-old-one")
 
-    assert RedisBackend(client).run(keys, args).verdict == Verdict.STALE_KEY
+    assert RedisBackend(client).run(keys, args, T0).verdict == Verdict.STALE_KEY
     assert client.execute("GET", keys.minute) is None  # nothing counted
-    assert MemoryBackend().run(keys, args).verdict == Verdict.ADMITTED
+    assert MemoryBackend().run(keys, args, T0).verdict == Verdict.ADMITTED
 
 
 # Peeks (GET /v1/rate_limit) ----------------------------------------------------------------
@@ -250,7 +253,7 @@ def run_peeks(backend: MemoryBackend | RedisBackend, case: PeekCase) -> list[Pee
     peeks = []
     for offset, kind, calls in case.steps:
         now = T0 + offset
-        minute_end, day_end = (now // 60 + 1) * 60, (now // 86_400 + 1) * 86_400
+        minute_end = (now // 60 + 1) * 60
         keys = Keys.of(subject, now, "limiter-test:")
         for _ in range(calls):
             if kind == PEEK:
@@ -258,16 +261,7 @@ def run_peeks(backend: MemoryBackend | RedisBackend, case: PeekCase) -> list[Pee
                     backend.peek(keys, PeekArgs(case.peek_limit, minute_end - now + 5, now, ""))
                 )
             else:
-                args = Args(
-                    per_minute=case.policy.per_minute,
-                    per_day=case.policy.per_day or 0,
-                    minute_ttl=minute_end - now + 5,
-                    day_ttl=day_end - now + 5,
-                    now=now,
-                    strikes=BAN_STRIKES if case.policy.bans else 0,
-                    generation="",
-                )
-                backend.run(keys, args)
+                backend.run(keys, args_for(case.policy, tallied=False), now)
     return peeks
 
 

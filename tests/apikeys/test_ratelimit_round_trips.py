@@ -29,8 +29,22 @@ def redis_commands(monkeypatch):
 
         monkeypatch.setattr(cls, method, counting)
 
+    def spy_packed(cls, method):
+        # Commands as they go on the wire (RESP): b"*3\r\n$6\r\nSCRIPT\r\n$4\r\nLOAD\r\n…".
+        real = getattr(cls, method)
+
+        def counting(self, packed):
+            arguments = [part.decode() for part in packed.split(b"\r\n")[2::2]]
+            name = arguments[0]
+            if name == "SCRIPT":
+                name = f"SCRIPT {arguments[1]}"
+            sent.append(name)
+            return real(self, packed)
+
+        monkeypatch.setattr(cls, method, counting)
+
     spy(redis.Redis, "execute_command")
-    spy(RedisClient, "execute")
+    spy_packed(RedisClient, "execute_packed")  # execute() packs, then sends through it
     return sent
 
 
