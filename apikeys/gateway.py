@@ -32,9 +32,12 @@ import ipaddress
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.db import DatabaseError
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from rest_framework.exceptions import APIException, AuthenticationFailed, PermissionDenied
@@ -65,7 +68,7 @@ class ApiGatewayMiddleware:
             return self.get_response(request)
         # ALLOWED_HOSTS, checked here since the admin's CommonMiddleware does not run on /v1:
         # DisallowedHost becomes a 400 Error body. Kept for the Link header's URLs.
-        request.checked_host = request.get_host()  # type: ignore[attr-defined]
+        request.checked_host = checked_host(request)  # type: ignore[attr-defined]
         decision = admit(request)
         fields = request.META.get("QUERY_STRING", "").count("&") + 1
         if fields > settings.DATA_UPLOAD_MAX_NUMBER_FIELDS and decision.allowed:
@@ -101,6 +104,34 @@ def add_headers(response: HttpResponse, headers: list[tuple[str, str]]) -> None:
     store = response.headers._store
     for name, value in headers:
         store[name.lower()] = (name, value)
+
+
+# The Host headers this process has seen pass ALLOWED_HOSTS: Django's check parses the header
+# with a regular expression and matches it against every pattern, which costs as much as the
+# rest of admitting a request; the answer only changes with the settings.
+_allowed_hosts: set[str] = set()
+MAX_ALLOWED_HOSTS_KEPT = 1_000
+
+
+def checked_host(request: HttpRequest) -> str:
+    """``request.get_host()``, which raises DisallowedHost for a host ALLOWED_HOSTS refuses."""
+    raw = request.META.get("HTTP_HOST")
+    if raw in _allowed_hosts:
+        return raw
+    host = request.get_host()
+    # get_host answers the Host header itself unless a proxy's header takes its place.
+    if raw and host == raw and not settings.USE_X_FORWARDED_HOST:
+        if len(_allowed_hosts) >= MAX_ALLOWED_HOSTS_KEPT:
+            _allowed_hosts.clear()
+        _allowed_hosts.add(raw)
+    return host
+
+
+@receiver(setting_changed)
+def _forget_allowed_hosts(*, setting: str, **kwargs: Any) -> None:
+    # Tests, and nothing else, change settings while the process runs.
+    if setting in ("ALLOWED_HOSTS", "USE_X_FORWARDED_HOST", "DEBUG"):
+        _allowed_hosts.clear()
 
 
 def admit(request: HttpRequest) -> Decision:
