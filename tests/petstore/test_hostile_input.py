@@ -134,6 +134,17 @@ def test_a_disallowed_host_is_a_json_400(client, db, path):
     assert_error(response, HTTPStatus.BAD_REQUEST, "malformed_request")
 
 
+def test_a_host_allowed_before_is_refused_once_allowed_hosts_drop_it(client, auth, settings):
+    # The gateway remembers the hosts it has seen pass; a change of the setting forgets them.
+    settings.ALLOWED_HOSTS = ["api.example"]
+    assert client.get("/v1/pets", headers=auth, HTTP_HOST="api.example").status_code == 200
+
+    settings.ALLOWED_HOSTS = ["other.example"]
+    response = client.get("/v1/pets", headers=auth, HTTP_HOST="api.example")
+
+    assert_error(response, HTTPStatus.BAD_REQUEST, "malformed_request")
+
+
 @pytest.mark.parametrize("path", ["/healthz", "/readyz"])
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
 def test_the_probes_answer_other_methods_with_a_json_405(db, path, method):
