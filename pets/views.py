@@ -16,6 +16,7 @@ from pets import selectors, services
 from pets.serializers import CategorySerializer, NewPetSerializer, PetListFilter, PetSerializer
 from petstore import pagination
 from petstore.errors import Gone
+from petstore.headers import set_our_headers
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
@@ -27,20 +28,20 @@ PET_ID = OpenApiParameter(
 )
 
 
-_deprecation_headers: dict[tuple[datetime, datetime], dict[str, str]] = {}
+_deprecation_headers: dict[tuple[datetime, datetime], tuple[tuple[str, str], ...]] = {}
 
 
-def getpet_deprecation_headers() -> dict[str, str]:
+def getpet_deprecation_headers() -> tuple[tuple[str, str], ...]:
     # Made once per pair of dates (formatting an HTTP date costs more than the lookup).
     dates = (settings.PETSTORE_GETPET_DEPRECATED_AT, settings.PETSTORE_GETPET_SUNSET_AT)
     headers = _deprecation_headers.get(dates)
     if headers is None:
         deprecated_at, sunset_at = dates
-        headers = _deprecation_headers[dates] = {
-            "Deprecation": f"@{int(deprecated_at.timestamp())}",
-            "Sunset": http_date(sunset_at.timestamp()),
-            "Link": '</v1/pets>; rel="successor-version"',
-        }
+        headers = _deprecation_headers[dates] = (
+            ("Deprecation", f"@{int(deprecated_at.timestamp())}"),
+            ("Sunset", http_date(sunset_at.timestamp())),
+            ("Link", '</v1/pets>; rel="successor-version"'),
+        )
     return headers
 
 
@@ -109,8 +110,7 @@ class PetViewSet(viewsets.GenericViewSet):
     ) -> HttpResponse:
         response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[arg-type]
         if self.action == "retrieve":
-            for name, value in getpet_deprecation_headers().items():
-                response[name] = value
+            set_our_headers(response, getpet_deprecation_headers())
         return response
 
 

@@ -18,6 +18,8 @@ from collections.abc import Callable
 import orjson
 from django.http import HttpRequest, HttpResponse
 
+from petstore.headers import set_our_headers
+
 logger = logging.getLogger("petstore.requests")
 _REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,128}")
 
@@ -33,7 +35,8 @@ class RequestLogMiddleware:
         request_id = supplied if _REQUEST_ID_RE.fullmatch(supplied) else os.urandom(16).hex()
         request.request_id = request_id  # type: ignore[attr-defined]
         response = self.get_response(request)
-        response["X-Request-ID"] = request_id
+        # Ours, or the client's once it matched _REQUEST_ID_RE: no line break can be in it.
+        set_our_headers(response, [("X-Request-ID", request_id)])
         if logger.isEnabledFor(logging.INFO):
             api_key = getattr(request, "api_key", None)
             line = {
