@@ -337,11 +337,11 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# No format here writes a thread, a process or the place a call was made from, so the log
-# records (one per request, the request log's) need not collect them: a third of what making
-# one costs. The logging HOWTO's "Optimization" section names these switches.
+# No format writes a thread, a multiprocessing name or the place a call was made from (ours
+# here, gunicorn's: time, process id, level, message), so the log records (one per request, the
+# request log's) need not collect them: a third of what making one costs. The logging HOWTO's
+# "Optimization" section names these switches.
 logging.logThreads = False
-logging.logProcesses = False
 logging.logMultiprocessing = False
 logging._srcfile = None  # the HOWTO's switch for the caller
 
