@@ -142,6 +142,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # SecurityMiddleware's headers, set as the service's own are (without the per-value check).
+    "petstore.headers.SecurityHeadersMiddleware",
     "petstore.requestlog.RequestLogMiddleware",
     # Which web pages may read /v1's answers: the operator's origins and a publishable key's.
     "apikeys.cors.CorsMiddleware",

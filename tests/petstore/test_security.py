@@ -63,6 +63,38 @@ def test_api_responses_carry_nosniff_and_no_server_version(client, auth):
     assert "Server" not in response
 
 
+def test_answers_carry_djangos_security_headers_over_http_and_https(client, auth, settings):
+    # Set by petstore.headers.SecurityHeadersMiddleware, as SecurityMiddleware would set them.
+    settings.SECURE_REFERRER_POLICY = "no-referrer, strict-origin"
+    expected = {
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer,strict-origin",
+        "Cross-Origin-Opener-Policy": "same-origin",
+    }
+    hsts = f"max-age={settings.SECURE_HSTS_SECONDS}; includeSubDomains; preload"
+
+    plain = client.get("/v1/pets", headers=auth)
+    secure = client.get("/v1/pets", headers=auth, secure=True)
+    admin = client.get("/admin/login/", secure=True)
+
+    for response in (plain, secure, admin):
+        assert {name: response.get(name) for name in expected} == expected
+    assert settings.SECURE_HSTS_SECONDS > 0
+    assert "Strict-Transport-Security" not in plain
+    assert secure["Strict-Transport-Security"] == hsts
+    assert admin["Strict-Transport-Security"] == hsts
+
+
+def test_without_hsts_no_answer_carries_it(client, auth, settings):
+    settings.SECURE_HSTS_SECONDS = 0
+
+    response = client.get("/v1/pets", headers=auth, secure=True)
+
+    assert response.status_code == 200
+    assert "Strict-Transport-Security" not in response
+    assert response["X-Content-Type-Options"] == "nosniff"
+
+
 def test_cors_is_closed_to_secret_keys_by_default(client, auth):
     # Preflights for reads are answered for any origin (they carry no key: apikeys.cors), but
     # neither a write's preflight nor a secret key's answer is readable from another site.

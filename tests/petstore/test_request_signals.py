@@ -1,0 +1,68 @@
+"""Django's per-request receivers: the ones this deployment needs run, the idle ones do not."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from django.core.cache import caches, close_caches
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.handlers.base import reset_urlconf
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, reset_queries
+from django.dispatch import Signal
+from django.urls import get_urlconf, reverse
+
+
+def receivers(signal: Signal) -> list[Any]:
+    found = []
+    for _key, receiver, *_ in signal.receivers:
+        found.append(receiver() if isinstance(receiver, weakref.ReferenceType) else receiver)
+    return found
+
+
+class ClosingCache(LocMemCache):
+    """A cache whose ``close`` does something, as memcached's does: it counts."""
+
+    closed = 0
+
+    def close(self, **kwargs: Any) -> None:
+        type(self).closed += 1
+
+
+def test_connections_are_still_checked_as_each_request_starts_and_ends():
+    assert close_old_connections in receivers(request_started)
+    assert close_old_connections in receivers(request_finished)
+
+
+def test_idle_receivers_are_not_run(client, auth, settings):
+    # DEBUG is off in the suite, as in production; the caches are Redis's.
+    assert reset_queries not in receivers(request_started)
+    assert reset_urlconf not in receivers(request_finished)
+    assert close_caches not in receivers(request_finished)
+
+    response = client.get("/v1/pets", headers=auth)
+
+    assert response.status_code == 200
+    # Left as the request set it, and as the next one sets it again before it resolves a path.
+    assert get_urlconf() == settings.ROOT_URLCONF
+    assert reverse("pet-list") == "/v1/pets"
+
+
+def test_a_cache_whose_close_does_something_is_closed_after_each_request(client, auth, settings):
+    settings.CACHES = {"default": {"BACKEND": f"{__name__}.ClosingCache"}}
+    ClosingCache.closed = 0
+    caches["default"].set("used", 1)  # close_caches closes the caches this thread has used
+
+    client.get("/v1/pets", headers=auth)
+    client.get("/v1/pets", headers=auth)
+
+    assert close_caches in receivers(request_finished)
+    assert ClosingCache.closed == 2
+
+
+def test_close_caches_goes_again_once_the_caches_need_nothing(settings):
+    settings.CACHES = {"default": {"BACKEND": f"{__name__}.ClosingCache"}}
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+    assert close_caches not in receivers(request_finished)
