@@ -5,6 +5,7 @@ from typing import Any
 from rest_framework import serializers
 
 from pets.models import PetStatus
+from pets.services import no_category
 from petstore.serializers import (
     Int64Field,
     QuerySerializer,
@@ -30,12 +31,34 @@ class NewPetSerializer(StrictSerializer):
         help_text="Availability of the animal; `available` when omitted.",
     )
 
-    def validate_categoryId(self, value: int) -> int:
-        from pets.selectors import category_exists  # selectors read the serializers' shapes
+    def to_internal_value(self, data: Any) -> Any:
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            # Whether the category exists is found out by the INSERT itself (pets.services
+            # pet_create), for a body valid otherwise; one with other mistakes has it checked
+            # here, so that the answer names every mistake at once, in the fields' order.
+            errors = exc.detail
+            if not isinstance(errors, dict) or "categoryId" in errors:
+                raise
+            category_id = self._category_id(data)
+            if category_id is None or _category_exists(category_id):
+                raise
+            errors = {**errors, "categoryId": [no_category(category_id)]}
+            declared = [name for name in self.fields if name in errors]
+            ordered = {name: errors[name] for name in [*declared, *errors]}
+            raise serializers.ValidationError(ordered) from None
 
-        if not category_exists(value):
-            raise serializers.ValidationError(f"There is no category {value}.")
-        return value
+    def _category_id(self, data: Any) -> int | None:
+        if not isinstance(data, dict) or "categoryId" not in data:
+            return None
+        return self.fields["categoryId"].run_validation(data["categoryId"])
+
+
+def _category_exists(category_id: int) -> bool:
+    from pets.selectors import category_exists  # selectors read the serializers' shapes
+
+    return category_exists(category_id)
 
 
 class PetSerializer(serializers.Serializer):

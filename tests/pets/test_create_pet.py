@@ -128,6 +128,24 @@ def test_it_names_every_invalid_field_at_once(client, auth, dog):
     assert Pet.objects.count() == 0
 
 
+def test_it_names_an_unknown_category_among_other_mistakes(client, auth, dog):
+    # A valid body's category is checked by the INSERT itself; this one never reaches it.
+    response = post_json(client, auth, {"colour": "brown", "name": "", "categoryId": dog.pk + 1})
+
+    errors = assert_validation_error(response, "name", "categoryId", "colour")
+    assert list(errors) == ["name", "categoryId", "colour"]
+    assert errors["categoryId"] == [f"There is no category {dog.pk + 1}."]
+    assert response.json()["message"] == "Invalid fields: `name`, `categoryId`, `colour`."
+    assert Pet.objects.count() == 0
+
+
+def test_a_known_category_is_not_named_among_other_mistakes(client, auth, dog):
+    response = post_json(client, auth, {"name": "", "categoryId": dog.pk})
+
+    assert_validation_error(response, "name")
+    assert Pet.objects.count() == 0
+
+
 def test_it_refuses_a_name_with_a_lone_surrogate(client, auth, dog):
     # json.dumps escapes the surrogate as \ud800, which is valid JSON but not Unicode text: like
     # bytes that are not UTF-8, the body is malformed.
