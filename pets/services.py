@@ -52,8 +52,9 @@ def _insert_sql_for(connection: BaseDatabaseWrapper) -> str:
         quote(pet.get_field(name).column) for name in ("name", "category", "status", "created_at")
     )
     category_id = quote(category.pk.column)
+    # Only names from the models are formatted in; every value is a parameter.
     return (
-        f"INSERT INTO {quote(pet.db_table)} ({columns}) "
+        f"INSERT INTO {quote(pet.db_table)} ({columns}) "  # noqa: S608
         f"SELECT %s, {category_id}, %s, %s FROM {quote(category.db_table)} "
         f"WHERE {category_id} = %s RETURNING {quote(pet.pk.column)}"
     )
