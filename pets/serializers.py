@@ -44,9 +44,9 @@ class NewPetSerializer(StrictSerializer):
             category_id = self._category_id(data)
             if category_id is None or _category_exists(category_id):
                 raise
-            errors = {**errors, "categoryId": [no_category(category_id)]}
-            declared = [name for name in self.fields if name in errors]
-            ordered = {name: errors[name] for name in [*declared, *errors]}
+            named: dict[str, Any] = {**errors, "categoryId": [no_category(category_id)]}
+            declared = [str(name) for name in self.fields if name in named]
+            ordered = {name: named[name] for name in [*declared, *named]}
             raise serializers.ValidationError(ordered) from None
 
     def _category_id(self, data: Any) -> int | None:

@@ -48,15 +48,15 @@ def _insert_sql_for(connection: BaseDatabaseWrapper) -> str:
     # Written by hand: the ORM has no INSERT … SELECT. The names come from the models.
     quote = connection.ops.quote_name
     pet, category = Pet._meta, Category._meta
-    columns = ", ".join(
-        quote(pet.get_field(name).column) for name in ("name", "category", "status", "created_at")
-    )
-    category_id = quote(category.pk.column)
+    column = {field.name: str(field.column) for field in pet.concrete_fields}
+    inserted = ("name", "category", "status", "created_at")
+    columns = ", ".join(quote(column[name]) for name in inserted)
+    category_id, pet_id = quote(str(category.pk.column)), quote(column["id"])
     # Only names from the models are formatted in; every value is a parameter.
     return (
         f"INSERT INTO {quote(pet.db_table)} ({columns}) "  # noqa: S608
         f"SELECT %s, {category_id}, %s, %s FROM {quote(category.db_table)} "
-        f"WHERE {category_id} = %s RETURNING {quote(pet.pk.column)}"
+        f"WHERE {category_id} = %s RETURNING {pet_id}"
     )
 
 
