@@ -263,8 +263,6 @@ def main() -> None:
     seed_pets(10_000)
     key = issue_key()
     servers = {name: start(name) for name in PORTS}
-    from bench.front import report_front  # it imports this module
-
     try:
         if options.variants_only:
             measure_variants(servers, key, options)
@@ -275,9 +273,6 @@ def main() -> None:
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
     report(results)
-    front = results["front"]
-    assert isinstance(front, dict)
-    report_front(front)
 
 
 VARIANTS = [
@@ -418,6 +413,9 @@ def report(results: dict[str, object]) -> None:
             f"pets, ratio {figures['ratio']}, (status, id) index: {figures['status_id_index']}"
         )
         print("  " + figures["plan"].replace("\n", "\n  "))
+    from bench.front import report_front  # it imports this module
+
+    report_front(results["front"])  # type: ignore[arg-type]
     out = ROOT / "bench" / "results" / "latest.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"\nwritten to {out.relative_to(ROOT)}")

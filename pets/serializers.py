@@ -41,8 +41,10 @@ class NewPetSerializer(StrictSerializer):
             errors = exc.detail
             if not isinstance(errors, dict) or "categoryId" in errors:
                 raise
+            from pets.selectors import category_exists  # selectors read the serializers' shapes
+
             category_id = self._category_id(data)
-            if category_id is None or _category_exists(category_id):
+            if category_id is None or category_exists(category_id):
                 raise
             named: dict[str, Any] = {**errors, "categoryId": [no_category(category_id)]}
             declared = [str(name) for name in self.fields if name in named]
@@ -53,12 +55,6 @@ class NewPetSerializer(StrictSerializer):
         if not isinstance(data, dict) or "categoryId" not in data:
             return None
         return self.fields["categoryId"].run_validation(data["categoryId"])
-
-
-def _category_exists(category_id: int) -> bool:
-    from pets.selectors import category_exists  # selectors read the serializers' shapes
-
-    return category_exists(category_id)
 
 
 class PetSerializer(serializers.Serializer):

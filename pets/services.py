@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+from functools import cache
+
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from pets.models import Category, Pet, PetStatus, can_change_status
@@ -20,7 +21,7 @@ def pet_create(*, name: str, category_id: int, status: str = PetStatus.AVAILABLE
     created_at = timezone.now()
     with connection.cursor() as cursor:
         cursor.execute(
-            _insert_into_category(connection),
+            _insert_sql(connection.vendor),
             [name, status, connection.ops.adapt_datetimefield_value(created_at), category_id],
         )
         row = cursor.fetchone()
@@ -33,20 +34,11 @@ def no_category(category_id: int) -> str:
     return f"There is no category {category_id}."
 
 
-_insert_sql: dict[str, str] = {}
-
-
-def _insert_into_category(connection: BaseDatabaseWrapper) -> str:
+@cache
+def _insert_sql(vendor: str) -> str:
     """The SQL, made once per database vendor."""
-    sql = _insert_sql.get(connection.vendor)
-    if sql is None:
-        sql = _insert_sql[connection.vendor] = _insert_sql_for(connection)
-    return sql
-
-
-def _insert_sql_for(connection: BaseDatabaseWrapper) -> str:
     # Written by hand: the ORM has no INSERT … SELECT. The names come from the models.
-    quote = connection.ops.quote_name
+    quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
     pet, category = Pet._meta, Category._meta
     column = {field.name: str(field.column) for field in pet.concrete_fields}
     inserted = ("name", "category", "status", "created_at")
