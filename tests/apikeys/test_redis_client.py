@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import socket
+import struct
+import threading
 
 import pytest
 from django.conf import settings
@@ -25,6 +27,21 @@ def test_it_speaks_to_the_database_the_url_names(client):
 
     assert f" db={database} " in info
     assert client.execute("GET", "redis-client-test") == b"x"
+
+
+def test_a_round_trip_waits_in_the_kernel_with_the_configured_timeout():
+    client = RedisClient(settings.REDIS_URL, socket_timeout=0.25)
+    client.execute("PING")
+    sock = client._socket
+    assert sock is not None
+
+    # Blocking (no poll before each send and receive), bounded by the kernel's timeouts.
+    assert sock.gettimeout() is None
+    for option in (socket.SO_RCVTIMEO, socket.SO_SNDTIMEO):
+        whole, micro = struct.unpack("ll", sock.getsockopt(socket.SOL_SOCKET, option, 16))
+        # The kernel rounds a timeout up to its clock's tick (a few milliseconds).
+        assert 0.25 <= whole + micro / 1_000_000 < 0.3
+    client.close()
 
 
 def test_an_error_reply_is_raised_and_the_connection_goes_on(client):
@@ -54,3 +71,27 @@ def test_an_unreachable_server_is_a_connection_failure():
 
     with pytest.raises(ConnectionFailed):
         client.execute("PING")
+
+
+def test_a_server_that_stops_answering_is_a_timeout():
+    # A real listening socket that accepts (into the kernel's backlog) and never answers: a
+    # Redis that hangs. The client must give up after its socket_timeout, not wait for ever.
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        port = silent.getsockname()[1]
+        stuck = RedisClient(f"redis://127.0.0.1:{port}/0", socket_timeout=0.2)
+        failures: list[BaseException] = []
+
+        def call() -> None:
+            try:
+                stuck.execute("PING")
+            except BaseException as exc:  # recorded for the assertions below
+                failures.append(exc)
+
+        caller = threading.Thread(target=call, daemon=True)
+        caller.start()
+        caller.join(timeout=10)  # a bound on the test, far above the 0.2 s it should take
+
+        assert not caller.is_alive(), "the call never timed out"
+        assert len(failures) == 1
+        assert isinstance(failures[0], ConnectionFailed)
+        assert "timed out after 0.2 s" in str(failures[0])
