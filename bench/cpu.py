@@ -2,11 +2,12 @@
 
     python -m bench.cpu          (after `make bench`, which installs the servers' environment)
 
-Starts bench/run.py's stack and open servers, drives the list path of each with wrk in turn,
+Starts bench/run.py's stack, bare and open servers, drives the list path of each with wrk in turn,
 and reads from /proc the CPU time, user and kernel, that the server's workers, Redis and
 PostgreSQL spent meanwhile, and the whole machine's (with the kernel's packet handling, which
 no process is charged for), each divided by the requests served. A request's price is the
-stack's figures less the open stack's. Timings, unlike bench/cost.py's instruction counts,
+stack's figures less the open stack's; the bare one's less the open one's is what the one
+Redis round trip a request needs costs by itself. Timings, unlike bench/cost.py's instruction counts,
 include the work of Redis and PostgreSQL and the kernel's.
 """
 
@@ -90,13 +91,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument(
+        "--servers", nargs="+", default=["stack", "bare", "open"], choices=["stack", "bare", "open"]
+    )
     options = parser.parse_args()
     if not bench.PRODUCTION_VENV.exists():
         raise SystemExit("Run `make bench` first: it installs the servers' environment.")
     bench.prepare_database()
     bench.seed_pets(10_000)
     key = bench.issue_key()
-    servers = {name: bench.start(name) for name in ("stack", "open")}
+    servers = {name: bench.start(name) for name in options.servers}
     try:
         for name in servers:
             bench.wrk(name, "GET", PATH, key, 2)  # warm-up

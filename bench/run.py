@@ -3,6 +3,8 @@
 Starts, on loopback, the production configuration (gunicorn, PostgreSQL, Redis) of:
   stack  the service as deployed;
   open   the same with authentication and rate limiting switched off (their price);
+  bare   open and one bare Redis round trip per request (bench/bare.py: the least keys and
+         limits could cost, with the one round trip a request needs);
   floor  bench/floor.py, the same SQL and json.dumps with no framework;
 seeds 10,000 pets and an Enterprise key whose limits never interfere, then drives each variant
 with wrk, alternating stack and floor round by round so that both see the same machine, and
@@ -56,7 +58,7 @@ DATABASE_URL = ADMIN_URL.rsplit("/", 1)[0] + "/" + BENCH_DB
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
 WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
 CONNECTIONS = 16
-PORTS = {"stack": 8801, "floor": 8802, "open": 8803}
+PORTS = {"stack": 8801, "floor": 8802, "open": 8803, "bare": 8804}
 SERVER_ENV = {
     "DATABASE_URL": DATABASE_URL,
     "REDIS_URL": REDIS_URL,
@@ -141,9 +143,12 @@ def issue_key() -> str:
 
 
 def start(name: str) -> subprocess.Popen[bytes]:
-    app = "bench.floor:application" if name == "floor" else "petstore.wsgi:application"
+    app = {
+        "floor": "bench.floor:application",
+        "bare": "bench.bare:application",
+    }.get(name, "petstore.wsgi:application")
     env = {**os.environ, **SERVER_ENV}
-    if name == "open":
+    if name in ("open", "bare"):
         env["PETSTORE_OPEN_FOR_BENCHMARK"] = "1"
     log = (ROOT / "bench" / "results" / f"{name}.log").open("ab")
     process = subprocess.Popen(
@@ -289,7 +294,7 @@ def measure_variants(
 ) -> list[dict[str, object]]:
     rows = []
     for label, method, path in VARIANTS:
-        targets = ["stack", "floor"] + (["open"] if label == "list limit=20" else [])
+        targets = ["stack", "floor"] + (["open", "bare"] if label == "list limit=20" else [])
         for name in targets:
             wrk(name, method, path, key, 2)  # warm-up
         runs: dict[str, list[Run]] = {name: [] for name in targets}
@@ -305,14 +310,19 @@ def measure_variants(
             ),
         }
         if "open" in medians:
-            row["stack_over_open"] = round(
-                medians["stack"].requests_per_second / medians["open"].requests_per_second, 3
-            )
+            for name in ("stack", "bare"):
+                row[f"{name}_over_open"] = round(
+                    medians[name].requests_per_second / medians["open"].requests_per_second, 3
+                )
         rows.append(row)
         rates = ", ".join(f"{n} {m.requests_per_second:.0f}" for n, m in medians.items())
         print(f"  {label}: stack/floor {row['stack_over_floor']} (req/s: {rates})", flush=True)
         if "stack_over_open" in row:
-            print(f"  {label}: stack/open {row['stack_over_open']}", flush=True)
+            print(
+                f"  {label}: stack/open {row['stack_over_open']}, "
+                f"bare/open {row['bare_over_open']}",
+                flush=True,
+            )
     return rows
 
 
@@ -392,7 +402,7 @@ def report(results: dict[str, object]) -> None:
     print(header)
     print("-" * len(header))
     for row in variants:
-        for name in ("stack", "floor", "open"):
+        for name in ("stack", "floor", "open", "bare"):
             if name in row:
                 run = row[name]
                 print(
@@ -402,7 +412,9 @@ def report(results: dict[str, object]) -> None:
                 )
         ratios = f"stack/floor {row['stack_over_floor']:.2f}"
         if "stack_over_open" in row:
-            ratios += f", stack/open {row['stack_over_open']:.2f}"
+            ratios += (
+                f", stack/open {row['stack_over_open']:.2f}, bare/open {row['bare_over_open']:.2f}"
+            )
         print(f"{'':34} {ratios}")
     memory, scale = results["memory"], results["scale"]
     print()
