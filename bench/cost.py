@@ -8,7 +8,8 @@ with WARMUP + 2N. The difference, divided by N, is what one warm request costs, 
 warm-up cancelled out. Instruction counts repeat to about 1% from run to run, where timings on
 a shared 2-core machine do not; PostgreSQL's and Redis's own work is not in them (the
 benchmark's req/s has that). A part is priced by taking it away: the stack less the same stack
-with keys and limits off (``PETSTORE_OPEN_FOR_BENCHMARK``), or with the request log off.
+with keys and limits off (``PETSTORE_OPEN_FOR_BENCHMARK``), or with the request log off; and
+the open stack with one bare Redis round trip (``bench/bare.py``) prices the round trip alone.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ WARMUP = 100
 N = 100
 STACK = "petstore.wsgi:application"
 FLOOR = "bench.floor:application"
+BARE = "bench.bare:application"
 LIST = "/v1/pets?limit=20"
 GET = "/v1/pets/5000"
 
@@ -36,6 +38,7 @@ GET = "/v1/pets/5000"
 CASES: list[tuple[str, str, str, dict[str, str]]] = [
     ("list: the whole request", STACK, LIST, {}),
     ("list: keys + limits off", STACK, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}),
+    ("list: off, one bare Redis round trip", BARE, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}),
     ("list: request log off", STACK, LIST, {"REQUEST_LOG": "0"}),
     ("list: the floor", FLOOR, LIST, {}),
     ("get: the whole request", STACK, GET, {}),
@@ -137,12 +140,15 @@ def main() -> None:
                 strict=True,
             )
         )
-    whole = costs["list: the whole request"]
+    whole, off = costs["list: the whole request"], costs["list: keys + limits off"]
     print(f"{'':40} instructions per request ({N} after {WARMUP} of warm-up)")
     for label, cost in costs.items():
         print(f"{label:40} {cost:>12,}")
-    print(f"{'list: keys + limits (whole less off)':40} {whole - costs[CASES[1][0]]:>12,}")
-    print(f"{'list: the request log (whole less off)':40} {whole - costs[CASES[2][0]]:>12,}")
+    bare = costs["list: off, one bare Redis round trip"]
+    print(f"{'list: keys + limits (whole less off)':40} {whole - off:>12,}")
+    print(f"{'list: of which the bare round trip':40} {bare - off:>12,}")
+    log_off = costs["list: request log off"]
+    print(f"{'list: the request log (whole less off)':40} {whole - log_off:>12,}")
 
 
 if __name__ == "__main__":

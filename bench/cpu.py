@@ -6,8 +6,8 @@ Starts bench/run.py's stack, bare and open servers, drives the list path of each
 and reads from /proc the CPU time, user and kernel, that the server's workers, Redis and
 PostgreSQL spent meanwhile, and the whole machine's (with the kernel's packet handling, which
 no process is charged for), each divided by the requests served. A request's price is the
-stack's figures less the open stack's; the bare one's less the open one's is what the one
-Redis round trip a request needs costs by itself. Timings, unlike bench/cost.py's instruction counts,
+stack's figures less the open stack's; the bare one's less the open one's is what the one Redis
+round trip a request needs costs by itself. Timings, unlike bench/cost.py's instruction counts,
 include the work of Redis and PostgreSQL and the kernel's.
 """
 
