@@ -33,13 +33,17 @@ FLOOR = "bench.floor:application"
 BARE = "bench.bare:application"
 LIST = "/v1/pets?limit=20"
 GET = "/v1/pets/5000"
+WHOLE = "list: the whole request"
+OPEN = "list: keys + limits off"
+BARE_ROUND_TRIP = "list: off, one bare Redis round trip"
+LOG_OFF = "list: request log off"
 
 # (label, application, path, extra environment)
 CASES: list[tuple[str, str, str, dict[str, str]]] = [
-    ("list: the whole request", STACK, LIST, {}),
-    ("list: keys + limits off", STACK, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}),
-    ("list: off, one bare Redis round trip", BARE, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}),
-    ("list: request log off", STACK, LIST, {"REQUEST_LOG": "0"}),
+    (WHOLE, STACK, LIST, {}),
+    (OPEN, STACK, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}),
+    (BARE_ROUND_TRIP, BARE, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}),
+    (LOG_OFF, STACK, LIST, {"REQUEST_LOG": "0"}),
     ("list: the floor", FLOOR, LIST, {}),
     ("get: the whole request", STACK, GET, {}),
     ("get: the floor", FLOOR, GET, {}),
@@ -140,15 +144,13 @@ def main() -> None:
                 strict=True,
             )
         )
-    whole, off = costs["list: the whole request"], costs["list: keys + limits off"]
     print(f"{'':40} instructions per request ({N} after {WARMUP} of warm-up)")
     for label, cost in costs.items():
         print(f"{label:40} {cost:>12,}")
-    bare = costs["list: off, one bare Redis round trip"]
+    whole, off = costs[WHOLE], costs[OPEN]
     print(f"{'list: keys + limits (whole less off)':40} {whole - off:>12,}")
-    print(f"{'list: of which the bare round trip':40} {bare - off:>12,}")
-    log_off = costs["list: request log off"]
-    print(f"{'list: the request log (whole less off)':40} {whole - log_off:>12,}")
+    print(f"{'list: of which the bare round trip':40} {costs[BARE_ROUND_TRIP] - off:>12,}")
+    print(f"{'list: the request log (whole less off)':40} {whole - costs[LOG_OFF]:>12,}")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from bench import run as bench
 
 TICK = os.sysconf("SC_CLK_TCK")
 PATH = "/v1/pets?limit=20"
+SERVERS = ("stack", "bare", "open")
 
 
 def process_seconds(pid: int) -> tuple[float, float]:
@@ -91,9 +92,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seconds", type=int, default=8)
-    parser.add_argument(
-        "--servers", nargs="+", default=["stack", "bare", "open"], choices=["stack", "bare", "open"]
-    )
+    parser.add_argument("--servers", nargs="+", default=list(SERVERS), choices=SERVERS)
     options = parser.parse_args()
     if not bench.PRODUCTION_VENV.exists():
         raise SystemExit("Run `make bench` first: it installs the servers' environment.")
