@@ -15,13 +15,14 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from apikeys.redis_client import RedisClient
+from apikeys.redis_client import RedisClient, pack_head
 from petstore.wsgi import application as open_stack
 
 _redis = RedisClient(os.environ["REDIS_URL"])
-_INCR = ("INCR", "bench:bare")
+# Packed once, as the limiter packs what stays the same from one check to the next.
+_INCR = pack_head(("INCR", "bench:bare"))
 
 
 def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-    _redis.execute(*_INCR)
+    _redis.execute_packed(_INCR)
     return open_stack(environ, start_response)

@@ -3,13 +3,16 @@
     python -m bench.cost          (after `make bench`, which prepares its database and key)
 
 Each case runs the WSGI application in one process, as a gunicorn worker calls it, against the
-bench's PostgreSQL and Redis, under valgrind's callgrind, twice: with WARMUP + N requests and
-with WARMUP + 2N. The difference, divided by N, is what one warm request costs, start-up and
-warm-up cancelled out. Instruction counts repeat to about 1% from run to run, where timings on
-a shared 2-core machine do not; PostgreSQL's and Redis's own work is not in them (the
-benchmark's req/s has that). A part is priced by taking it away: the stack less the same stack
-with keys and limits off (``PETSTORE_OPEN_FOR_BENCHMARK``), or with the request log off; and
-the open stack with one bare Redis round trip (``bench/bare.py``) prices the round trip alone.
+bench's PostgreSQL and Redis, under valgrind's callgrind, twice: with WARMUP requests and with
+WARMUP + N. The difference, divided by N, is what one warm request costs, start-up and warm-up
+cancelled out. Instruction counts repeat from run to run where timings on a shared 2-core
+machine do not: with one hash seed for every process (``PYTHONHASHSEED``), two runs of a case
+agree to a few dozen instructions a request; with a seed each, they moved by up to ~8 k, and
+more with a smaller N, which once measured the request log (~50 k) at 2 k. PostgreSQL's and
+Redis's own work is not in the counts (the benchmark's req/s has that). A part is priced by
+taking it away: the stack less the same stack with keys and limits off
+(``PETSTORE_OPEN_FOR_BENCHMARK``), or with the request log off; and the open stack with one bare
+Redis round trip (``bench/bare.py``) prices the round trip alone.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Any
 from bench.run import PRODUCTION_VENV, ROOT, SERVER_ENV, SERVER_PYTHON, issue_key, seed_pets
 
 WARMUP = 100
-N = 100
+N = 500
 STACK = "petstore.wsgi:application"
 FLOOR = "bench.floor:application"
 BARE = "bench.bare:application"
@@ -106,7 +109,9 @@ def instructions(app: str, path: str, key: str, env: dict[str, str], count: int)
                 str(count),
             ],
             cwd=ROOT,
-            env={**os.environ, **SERVER_ENV, "LOG_LEVEL": "WARNING", **env},
+            # One hash seed for every run: with a seed of its own, each process lays out its
+            # dicts and sets differently, and what a request costs moves with it.
+            env={**os.environ, **SERVER_ENV, "LOG_LEVEL": "WARNING", "PYTHONHASHSEED": "0", **env},
             capture_output=True,
             text=True,
             check=False,
@@ -119,9 +124,9 @@ def instructions(app: str, path: str, key: str, env: dict[str, str], count: int)
 
 def per_request(case: tuple[str, str, str, dict[str, str]], key: str) -> int:
     _, app, path, env = case
-    once = instructions(app, path, key, env, WARMUP + N)
-    twice = instructions(app, path, key, env, WARMUP + 2 * N)
-    return round((twice - once) / N)
+    warm = instructions(app, path, key, env, WARMUP)
+    loaded = instructions(app, path, key, env, WARMUP + N)
+    return round((loaded - warm) / N)
 
 
 def main() -> None:
