@@ -1,6 +1,6 @@
-"""Bearer API keys for DRF: the outcome ``apikeys.gateway`` already reached, handed to DRF.
+"""Bearer API keys for DRF: what admission (``apikeys.admission``) already decided, handed to DRF.
 
-The gateway reads and checks the key before any view runs (unknown paths and 405s are limited
+Admission reads and checks the key before any view runs (unknown paths and 405s are limited
 too); this class only reports what it found, so a key is never looked up twice.
 """
 
@@ -13,6 +13,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
+from apikeys.admission.result import admission_of
 from apikeys.models import Account, ApiKey
 
 
@@ -28,14 +29,14 @@ class BearerKeyAuthentication(BaseAuthentication):
     """``Authorization: Bearer <key>``; the request's user is the key's Account."""
 
     def authenticate(self, request: Request) -> tuple[Account, ApiKey] | None:
-        admitted: Any = request._request  # apikeys.gateway set its outcome there
-        error = getattr(admitted, "auth_error", None)
-        if error is not None:
-            raise error
-        api_key = getattr(admitted, "api_key", None)
-        if api_key is None:
+        admission = admission_of(request)
+        if admission is None:
             return None
-        return admitted.account, api_key
+        if admission.error is not None:
+            raise admission.error
+        if admission.key is None or admission.account is None:
+            return None
+        return admission.account, admission.key
 
     def authenticate_header(self, request: Request) -> str:
         # Without this DRF would answer 403 instead of 401 for a missing key.

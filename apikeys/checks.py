@@ -4,19 +4,16 @@ from typing import Any
 
 from django.conf import settings
 from django.core import checks
-from django.core.cache.backends.redis import RedisCache
 
 
-@checks.register(checks.Tags.caches, deploy=False)
-def shared_cache_check(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
-    """Rate limits and bans only hold across processes when they live in a shared cache."""
-    from django.core.cache import caches
-
-    if settings.DEBUG or isinstance(caches["default"], RedisCache):
+@checks.register(checks.Tags.caches)
+def shared_redis_check(app_configs: Any, **kwargs: Any) -> list[checks.CheckMessage]:
+    """Rate limits and bans only hold across processes when they live in a shared Redis."""
+    if settings.DEBUG or settings.REDIS_URL:
         return []
     return [
         checks.Warning(
-            "No shared cache is configured: rate limits and bans are counted per process.",
+            "No shared Redis is configured: rate limits and bans are counted per process.",
             hint="Set REDIS_URL when running more than one process (gunicorn workers, hosts).",
             id="apikeys.W001",
         )

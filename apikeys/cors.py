@@ -2,14 +2,14 @@
 
 Two kinds of origin may: the operator's (``PETSTORE_CORS_ORIGINS``, every method, any key), and
 those a publishable key lists, for answers to requests made with that key
-(``request.cors_origins``, put there by ``apikeys.gateway``), error statuses included (401, 403,
+(``Admission.origins``, read by ``apikeys.admission``), error statuses included (401, 403,
 404, 429: a widget can say why it shows nothing). Exposed: the headers in
 ``CORS_EXPOSE_HEADERS``. Any other site gets no ``Access-Control-Allow-Origin`` and its scripts
-read nothing; the gateway has refused its request already.
+read nothing; admission has refused its request already.
 
 **Preflights carry no key** (browsers never send ``Authorization`` on them), so they cannot be
 answered per key. One from any origin is answered ``204`` allowing ``GET``/``HEAD`` with
-``Authorization`` (and ``X-Request-ID``): that lets the real request reach the gateway, which
+``Authorization`` (and ``X-Request-ID``): that lets the real request reach admission, which
 refuses it unless its key lists the page's origin, and answers CORS only then. Allowing the
 preflight gives nothing away: the API uses no cookies, so a request a browser sends on a page's
 behalf carries only what the page itself holds. Writes are not allowed this way (a publishable
@@ -17,7 +17,7 @@ key cannot write), so a secret key pasted into a web page by mistake does not wo
 writes either.
 
 Written here rather than with django-cors-headers, which we used before: its origins are a
-setting, and a key's origins are known only once the gateway has read the key; and on every API
+setting, and a key's origins are known only once admission has read the key; and on every API
 call, most of which come from servers without ``Origin``, it parsed all headers and patched
 ``Vary``. Here a request without ``Origin`` costs one dictionary lookup.
 """
@@ -30,6 +30,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_vary_headers
 
+from apikeys.admission.result import admission_of
 from petstore.errors import is_api_path
 
 PREFLIGHT_METHODS = ("GET", "HEAD")
@@ -54,8 +55,9 @@ class CorsMiddleware:
         # is nothing to vary: an answer to a request with a key is never stored by a shared
         # cache, RFC 9111 §3.5.)
         patch_vary_headers(response, ("Origin",))
-        if origin in settings.CORS_ALLOWED_ORIGINS or origin in getattr(
-            request, "cors_origins", ()
+        admission = admission_of(request)
+        if origin in settings.CORS_ALLOWED_ORIGINS or (
+            admission is not None and origin in admission.origins
         ):
             response["Access-Control-Allow-Origin"] = origin
             response["Access-Control-Expose-Headers"] = ", ".join(settings.CORS_EXPOSE_HEADERS)

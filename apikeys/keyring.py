@@ -16,13 +16,18 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections import OrderedDict
 from datetime import datetime
 from typing import NamedTuple
 
-from apikeys.limiter import limiter
-from apikeys.models import ApiKey
+from django.conf import settings
 
+from apikeys.models import ApiKey
+from petstore import redis
+
+# The key generation's name in Redis (after settings.REDIS_KEY_PREFIX).
+KEY_GENERATION = "auth:key-generation"
 MAX_ENTRIES = 10_000
 # A last guard for the one change no process can hear of: one made while Redis was unreachable
 # for its writer only.
@@ -63,7 +68,7 @@ class KeyRing:
         """The key of ``digest`` (its account and plan loaded) from PostgreSQL, cached when a
         generation can be had."""
         # Read the generation first: a change committed after it makes this lookup stale.
-        generation = limiter.key_generation()
+        generation = key_generation()
         api_key = ApiKey.objects.for_digest(digest)
         if api_key is None or generation is None:
             return Found(api_key)
@@ -75,10 +80,7 @@ class KeyRing:
             entry = self._entries.get(digest)
             if entry is None:
                 return None
-            if (
-                entry.outages != limiter.outages
-                or time.monotonic() - entry.cached_at > MAX_AGE_SECONDS
-            ):
+            if entry.outages != _outages() or time.monotonic() - entry.cached_at > MAX_AGE_SECONDS:
                 del self._entries[digest]
                 return None
             self._entries.move_to_end(digest)
@@ -86,7 +88,7 @@ class KeyRing:
 
     def _put(self, digest: str, api_key: ApiKey, generation: str) -> None:
         with self._lock:
-            self._entries[digest] = _Entry(api_key, generation, limiter.outages, time.monotonic())
+            self._entries[digest] = _Entry(api_key, generation, _outages(), time.monotonic())
             self._entries.move_to_end(digest)
             while len(self._entries) > MAX_ENTRIES:
                 self._entries.popitem(last=False)
@@ -97,3 +99,40 @@ class KeyRing:
 
 
 keyring = KeyRing()
+
+
+def key_generation() -> str | None:
+    """The current key generation, or None when keys must not be cached: without Redis, or
+    while it is unreachable, no process could hear of a change."""
+    client = redis.client()
+    if client is None or client.down_since is not None:
+        return None
+    fresh = uuid.uuid4().hex
+    try:
+        # One round trip: the current value, or ours if there was none.
+        current = client.execute("SET", _generation_name(), fresh, "NX", "GET")
+    except redis.RedisError as exc:
+        client.failed(exc)
+        return None
+    return current.decode() if isinstance(current, bytes) else fresh
+
+
+def new_key_generation() -> None:
+    """Declare every cached key lookup, in every process, out of date."""
+    client = redis.client()
+    if client is None:
+        return
+    try:
+        # Random, not a counter: a Redis that restarted empty can never repeat an old value.
+        client.execute("SET", _generation_name(), uuid.uuid4().hex)
+    except redis.RedisError as exc:
+        client.failed(exc)
+
+
+def _generation_name() -> str:
+    return settings.REDIS_KEY_PREFIX + KEY_GENERATION
+
+
+def _outages() -> int:
+    client = redis.client()
+    return client.outages if client is not None else 0

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urlsplit
@@ -212,15 +212,18 @@ _REFUSALS = {
 class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
     def active(self, now: datetime) -> ApiKeyQuerySet:
         """Keys usable at ``now``: the rows for which ``ApiKey.state(now)`` is ``active``."""
-        return self.filter(
-            Q(expires_at__isnull=True) | Q(expires_at__gt=now),
-            revoked_at__isnull=True,
-            account__suspended_at__isnull=True,
-        )
+        return self.in_state(KeyState.ACTIVE, now)
 
-    def for_raw_key(self, raw: str) -> ApiKey | None:
-        """The key whose digest matches ``raw``, with its account and plan, or None."""
-        return self.for_digest(keys.digest(raw))
+    def in_state(self, state: str, now: datetime) -> ApiKeyQuerySet:
+        """The rows for which ``ApiKey.state(now)`` is ``state``."""
+        earlier = Q()
+        for refusal in _PRECEDENCE:
+            if refusal.state == state:
+                return self.filter(earlier & refusal.condition(now))
+            earlier &= ~refusal.condition(now)
+        if state != KeyState.ACTIVE:
+            raise ValueError(f"{state!r} is not a key state")
+        return self.filter(earlier)
 
     def for_digest(self, wanted: str) -> ApiKey | None:
         """The key with this SHA-256 digest, with its account and plan, or None."""
@@ -360,13 +363,10 @@ class ApiKey(models.Model):
 
     def state(self, now: datetime) -> str:
         """``active``, or why the key is refused: ``revoked``, ``expired``, ``suspended``."""
-        if self.revoked_at is not None:
-            return "revoked"
-        if self.expires_at is not None and self.expires_at <= now:
-            return "expired"
-        if self.account.is_suspended:
-            return "suspended"
-        return "active"
+        for refusal in _PRECEDENCE:
+            if refusal.applies(self, now):
+                return refusal.state.value
+        return KeyState.ACTIVE.value
 
     def refusal_reason(self, now: datetime) -> str | None:
         """Why this key may not be used at ``now``, or None when it may."""
@@ -381,6 +381,44 @@ class ApiKey(models.Model):
             Q(last_used_at__isnull=True) | Q(last_used_at__lte=stale_before), pk=self.pk
         ).update(last_used_at=now)
         self.last_used_at = now
+
+
+class KeyState(models.TextChoices):
+    """What ``ApiKey.state`` says of a key: usable, or the reason it is refused."""
+
+    ACTIVE = "active", "Active"
+    REVOKED = "revoked", "Revoked"
+    EXPIRED = "expired", "Expired"
+    SUSPENDED = "suspended", "Account suspended"
+
+
+class _Refusal(NamedTuple):
+    """A reason to refuse a key: as a test of a loaded key, and as a database condition."""
+
+    state: KeyState
+    applies: Callable[[ApiKey, datetime], bool]
+    condition: Callable[[datetime], Q]
+
+
+# The precedence, written once: a key is in the first state here that applies to it, so that
+# ApiKey.state and ApiKeyQuerySet.in_state (the admin's filter) cannot disagree.
+_PRECEDENCE = (
+    _Refusal(
+        KeyState.REVOKED,
+        lambda key, now: key.revoked_at is not None,
+        lambda now: Q(revoked_at__isnull=False),
+    ),
+    _Refusal(
+        KeyState.EXPIRED,
+        lambda key, now: key.expires_at is not None and key.expires_at <= now,
+        lambda now: Q(expires_at__lte=now),
+    ),
+    _Refusal(
+        KeyState.SUSPENDED,
+        lambda key, now: key.account.is_suspended,
+        lambda now: Q(account__suspended_at__isnull=False),
+    ),
+)
 
 
 class BanQuerySet(models.QuerySet["Ban"]):

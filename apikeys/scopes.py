@@ -9,7 +9,7 @@ A viewset names the scope of each of its actions::
 ``None`` means any valid key may call it (``GET /v1/rate_limit``). An action missing from the
 map is a programming error, refused rather than let through.
 
-The check reads the key the gateway already put on the request: no query, no round trip. A
+The check reads the key admission already put on the request: no query, no round trip. A
 scope change reaches it on the very next request in every process, because the key itself is
 read again then (``apikeys.keyring``).
 """
@@ -44,7 +44,7 @@ class HasScope(BasePermission):
 
     Without a key DRF answers 401 (the authentication class names the scheme). A key without
     the scope gets 403 ``forbidden``, naming the scope and the key's own; nothing has run yet,
-    so nothing is written, and the gateway has counted the request already.
+    so nothing is written, and admission has counted the request already.
     """
 
     def has_permission(self, request: Request, view: Any) -> bool:

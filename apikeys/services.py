@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -158,6 +158,36 @@ def apikey_rotate(
         old.save(update_fields=["expires_at"])
     api_key.expires_at = old.expires_at
     return issued
+
+
+def apikeys_rotate(
+    *,
+    api_keys: Sequence[ApiKey],
+    grace: timedelta,
+    kind: str | None = None,
+    scopes: Iterable[str] | None = None,
+    origins: Iterable[str] | None = None,
+) -> list[IssuedKey]:
+    """Rotate every key as ``apikey_rotate`` does, or none: each replacement is checked before
+    any is issued, and a ValidationError (its messages led by the key's prefix) issues nothing."""
+    errors: dict[str, list[str]] = {}
+    for api_key in api_keys:
+        try:
+            apikey_access(
+                **apikey_replacement_access(
+                    api_key=api_key, kind=kind, scopes=scopes, origins=origins
+                )
+            )
+        except ValidationError as exc:
+            for field, messages in exc.message_dict.items():
+                errors.setdefault(field, []).extend(f"{api_key.prefix}…: {m}" for m in messages)
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        return [
+            apikey_rotate(api_key=api_key, grace=grace, kind=kind, scopes=scopes, origins=origins)
+            for api_key in api_keys
+        ]
 
 
 @transaction.atomic

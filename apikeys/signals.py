@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from apikeys.limiter import limiter
+from apikeys.keyring import new_key_generation
 from apikeys.models import Account, ApiKey, Plan
 
 
@@ -21,5 +21,5 @@ def keys_changed(sender: Any, **kwargs: Any) -> None:
     # Now, so that no request from here on trusts a cached lookup; and again after the commit,
     # because a request that read the old rows in between may have cached them under the
     # generation set now.
-    limiter.new_key_generation()
-    transaction.on_commit(limiter.new_key_generation)
+    new_key_generation()
+    transaction.on_commit(new_key_generation)

@@ -9,8 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikeys.authentication import caller_account
-from apikeys.gateway import RATE_LIMIT_READS_PER_MINUTE
-from apikeys.limiter import Standing
+from apikeys.admission.admit import RATE_LIMIT_READS_PER_MINUTE
+from apikeys.admission.result import admission_of
 from apikeys.scopes import HasScope, SecretKeysOnly
 from apikeys.serializers import RateLimitSerializer, UsageDaySerializer, UsageQuery
 from apikeys.usage import usage_history
@@ -35,8 +35,9 @@ class RateLimitViewSet(viewsets.ViewSet):
     )
     def retrieve(self, request: Request) -> Response:
         account = caller_account(request)
-        # Read by the gateway, in the round trip that admitted this request.
-        standing: Standing | None = getattr(request._request, "rate_limit_standing", None)
+        # Read in the round trip that admitted this request.
+        admission = admission_of(request)
+        standing = admission.standing if admission is not None else None
         if standing is None:
             raise ServiceUnavailable("The limits could not be read; try again shortly.")
         ban: dict[str, Any] | None = None

@@ -3,26 +3,24 @@
 The gateway asks Redis about every request, one round trip, so that a key revoked in one
 process is refused by the very next request in every process, and a limit holds across all of
 them (``apikeys.gateway``). This application is the open stack (``PETSTORE_OPEN_FOR_BENCHMARK``:
-no keys, no limits) with only that round trip added, an ``INCR`` through the limiter's own
-client: no key, no script, no headers. `make bench` runs it beside ``open``, so that the price
-of keys and limits (stack / open) can be read against the price of the round trip alone
-(bare / open), measured in the same run.
+no keys, no limits) with only that round trip added, an ``INCR`` through the process's Redis
+client (``petstore.redis``): no key, no script, no headers. `make bench` runs it beside
+``open``, so that the price of keys and limits (stack / open) can be read against the price of
+the round trip alone (bare / open), measured in the same run.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from apikeys.redis_client import RedisClient, pack_head
+from petstore import redis
 from petstore.wsgi import application as open_stack
-
-_redis = RedisClient(os.environ["REDIS_URL"])
-# Packed once, as the limiter packs what stays the same from one check to the next.
-_INCR = pack_head(("INCR", "bench:bare"))
 
 
 def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-    _redis.execute_packed(_INCR)
+    client = redis.client()
+    if client is None:
+        raise RuntimeError("the bench runs with REDIS_URL set")
+    client.execute("INCR", "bench:bare")
     return open_stack(environ, start_response)

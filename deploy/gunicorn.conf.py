@@ -11,9 +11,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 
-# Sync workers, one request at a time each. A request is mostly CPU (about 3 ms of Django), so a
-# worker per core plus one to cover a worker waiting on the database is enough: on 2 cores the
-# benchmark measured 2, 3 and 4 workers the same, and each costs about 80 MB. WEB_CONCURRENCY
+# Sync workers, one request at a time each. A request is mostly CPU, so a worker per core plus
+# one to cover a worker waiting on the database is enough (docs/performance.md). WEB_CONCURRENCY
 # overrides it.
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
 # Our worker answers gunicorn's own refusals with the Error body (deploy/worker.py).

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
 from pets.models import Category, Pet
-from pets.serializers import CategorySerializer, PetSerializer
+from pets.serializers import PetSerializer
 from petstore.prepared import PreparedQuery, Shape
 
 PET = Shape(PetSerializer)
-CATEGORY = Shape(CategorySerializer)
 # Stand-ins (petstore.prepared): values no request sends.
 _NO_ID = -1
 _NO_STATUS = "\0status"
@@ -28,11 +29,6 @@ _page_by_status = PreparedQuery(
 _one = PreparedQuery(
     lambda pet_id: Pet.objects.filter(pk=pet_id).values_list(*PET.columns), pet_id=_NO_ID
 )
-_categories = PreparedQuery(lambda: Category.objects.order_by("pk").values_list(*CATEGORY.columns))
-_category = PreparedQuery(
-    lambda category_id: Category.objects.filter(pk=category_id).values_list("pk"),
-    category_id=_NO_ID,
-)
 
 
 def pet_page(*, after: int, limit: int, status: str | None = None) -> list[dict[str, Any]]:
@@ -47,9 +43,5 @@ def pet_get(pet_id: int) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-def category_list() -> list[dict[str, Any]]:
-    return CATEGORY.rows(_categories.run())
-
-
-def category_exists(category_id: int) -> bool:
-    return bool(_category.run(1, category_id=category_id))
+def category_list() -> QuerySet[Category]:
+    return Category.objects.order_by("pk")

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -16,7 +15,6 @@ from pets import selectors, services
 from pets.serializers import CategorySerializer, NewPetSerializer, PetListFilter, PetSerializer
 from petstore import pagination
 from petstore.errors import Gone
-from petstore.headers import set_our_headers
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
@@ -28,21 +26,13 @@ PET_ID = OpenApiParameter(
 )
 
 
-_deprecation_headers: dict[tuple[datetime, datetime], tuple[tuple[str, str], ...]] = {}
-
-
-def getpet_deprecation_headers() -> tuple[tuple[str, str], ...]:
-    # Made once per pair of dates (formatting an HTTP date costs more than the lookup).
-    dates = (settings.PETSTORE_GETPET_DEPRECATED_AT, settings.PETSTORE_GETPET_SUNSET_AT)
-    headers = _deprecation_headers.get(dates)
-    if headers is None:
-        deprecated_at, sunset_at = dates
-        headers = _deprecation_headers[dates] = (
-            ("Deprecation", f"@{int(deprecated_at.timestamp())}"),
-            ("Sunset", http_date(sunset_at.timestamp())),
-            ("Link", '</v1/pets>; rel="successor-version"'),
-        )
-    return headers
+def getpet_deprecation_headers() -> dict[str, str]:
+    """getPet's deprecation (RFC 9745), its sunset (RFC 8594) and what replaces it."""
+    return {
+        "Deprecation": f"@{int(settings.PETSTORE_GETPET_DEPRECATED_AT.timestamp())}",
+        "Sunset": http_date(settings.PETSTORE_GETPET_SUNSET_AT.timestamp()),
+        "Link": '</v1/pets>; rel="successor-version"',
+    }
 
 
 @extend_schema(tags=["animals"])
@@ -110,7 +100,8 @@ class PetViewSet(viewsets.GenericViewSet):
     ) -> HttpResponse:
         response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[arg-type]
         if self.action == "retrieve":
-            set_our_headers(response, getpet_deprecation_headers())
+            for name, value in getpet_deprecation_headers().items():
+                response[name] = value
         return response
 
 
@@ -126,4 +117,4 @@ class CategoryViewSet(viewsets.GenericViewSet):
         responses={200: OpenApiResponse(CategorySerializer(many=True), "Every category.")},
     )
     def list(self, request: Request) -> HttpResponse:
-        return JsonAnswer(selectors.category_list())
+        return JsonAnswer(CategorySerializer(selectors.category_list(), many=True).data)

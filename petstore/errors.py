@@ -29,7 +29,6 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 
 from petstore.exceptions import Conflict, InvalidReference
-from petstore.headers import set_our_headers
 
 logger = logging.getLogger("petstore.errors")
 
@@ -239,7 +238,7 @@ class ApiErrorMiddleware:
         if not response.streaming and not response.has_header("Content-Length"):
             # CommonMiddleware would say it, but runs for the admin only
             # (petstore.admin_middleware); without it the app server sends the body chunked.
-            set_our_headers(response, [("Content-Length", str(len(response.content)))])
+            response["Content-Length"] = str(len(response.content))
         return response
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:

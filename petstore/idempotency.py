@@ -28,7 +28,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apikeys.authentication import caller_account
 from petstore.exceptions import Conflict
 from petstore.models import IdempotencyRecord
 from petstore.parsers import json_object
@@ -140,9 +139,10 @@ def idempotent(action: Action) -> Callable[..., HttpResponse]:
             raise exceptions.ValidationError(
                 {HEADER: [f"Must be 1 to {MAX_KEY_LENGTH} characters."]}
             )
-        account = caller_account(request)
+        # The caller: the account of the key, as authenticated before any action runs.
+        account_id = request.user.pk
         try:
-            record = _claim(account.pk, key, _fingerprint(request, json_object(request)))
+            record = _claim(account_id, key, _fingerprint(request, json_object(request)))
         except _Replay as replay:
             return _replay(replay.record)
         try:

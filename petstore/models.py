@@ -3,8 +3,6 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
-from apikeys.models import Account
-
 
 class IdempotencyRecord(models.Model):
     """The first answer to a POST sent with an ``Idempotency-Key``, replayed to its retries.
@@ -13,7 +11,7 @@ class IdempotencyRecord(models.Model):
     process, another host or a restarted service still finds it.
     """
 
-    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="+")
+    account = models.ForeignKey("apikeys.Account", on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of method, path and body.")
     status_code = models.PositiveSmallIntegerField(

@@ -39,15 +39,9 @@ class Page(NamedTuple):
     after: int  # the last id of the previous page; 0 on the first
 
 
-_keys: dict[str, bytes] = {}
-
-
 def _mac(path: str, payload: str) -> str:
-    secret = settings.SECRET_KEY
-    key = _keys.get(secret)
-    if key is None:
-        # A key of its own, derived once from SECRET_KEY, so that cursors sign nothing else.
-        key = _keys[secret] = hashlib.sha256(b"petstore.cursor\0" + secret.encode()).digest()
+    # A key of its own, derived from SECRET_KEY, so that cursors sign nothing else.
+    key = hashlib.sha256(b"petstore.cursor\0" + settings.SECRET_KEY.encode()).digest()
     digest = hmac.digest(key, f"{path}\0{payload}".encode(), "sha256")
     return base64.urlsafe_b64encode(digest[:_MAC_BYTES]).rstrip(b"=").decode()
 
@@ -97,9 +91,7 @@ def _next_url(request: Request, after: int) -> str:
     # The cursor quoted: its MAC is URL-safe base64, so only the colon needs it.
     cursor = encode_cursor(request.path, after).replace(":", "%3A", 1)
     query = "&".join([*kept, f"cursor={cursor}"])
-    # The host the gateway checked against ALLOWED_HOSTS for this request (apikeys.gateway).
-    host = getattr(request, "checked_host", None) or request.get_host()
-    return f"{request.scheme}://{host}{quote(request.path)}?{query}"
+    return f"{request.scheme}://{request.get_host()}{quote(request.path)}?{query}"
 
 
 def schema_parameters() -> list[dict[str, Any]]:

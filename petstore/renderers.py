@@ -35,7 +35,7 @@ class JsonAnswer(HttpResponse):
 
     DRF's ``Response`` leaves its body to content negotiation and Django's template-response
     machinery, to be rendered on the way out; the API has one format (``petstore.negotiation``),
-    so reads skip both (about 40 µs a request, measured in-process). Writes and errors still
+    so reads skip both (its price: README, "Choices worth knowing"). Writes and errors still
     answer through DRF: its exception handler, and the rendering the idempotency wrapper keeps.
     """
 

@@ -118,14 +118,14 @@ CORS_EXPOSE_HEADERS = [
     "Sunset",
 ]
 
-# Requests without a valid key are limited per client address (django-ratelimit).
+# Requests without a valid key are limited per client address: N/m (a minute) or N/d (a UTC day).
 PETSTORE_ANONYMOUS_RATE = env_str("PETSTORE_ANONYMOUS_RATE", "60/m")
 PETSTORE_MAX_BODY_BYTES = 64 * 1024
-# Sign-in attempts to the admin per client address.
+# Sign-in attempts to the admin per client address and minute (N/m).
 PETSTORE_ADMIN_LOGIN_RATE = env_str("PETSTORE_ADMIN_LOGIN_RATE", "10/m")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "apikeys.apps.AdminConfig",  # Django's admin, its sign-in limited (apikeys.signin)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -142,25 +142,21 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # SecurityMiddleware's headers, set as the service's own are (without the per-value check).
-    "petstore.headers.SecurityHeadersMiddleware",
     "petstore.requestlog.RequestLogMiddleware",
     # Which web pages may read /v1's answers: the operator's origins and a publishable key's.
     "apikeys.cors.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "petstore.errors.ApiErrorMiddleware",
-    # Where an API request is admitted: key, limits, 429s, the limit's headers.
-    "apikeys.gateway.ApiGatewayMiddleware",
-    # Runs ADMIN_MIDDLEWARE on every path but /v1.
-    "petstore.admin_middleware.AdminOnlyMiddleware",
-]
-ADMIN_MIDDLEWARE = [
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    # Django's middleware for browsers; petstore's own subclasses pass /v1 straight on.
+    "petstore.admin_middleware.SessionMiddleware",
+    "petstore.admin_middleware.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "petstore.admin_middleware.AuthenticationMiddleware",
+    "petstore.admin_middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Where an API request is admitted: key, limits, 429s, the limit's headers.
+    "apikeys.admission.middleware.AdmissionMiddleware",
+    "petstore.api_http.ApiHttpMiddleware",
 ]
 
 ROOT_URLCONF = "petstore.urls"
@@ -199,8 +195,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Values sent apart from the SQL, and a statement run a few times prepared once per
         # connection: PostgreSQL stops parsing and planning the same few queries on every
         # request. Django turns both off by default for connection poolers in transaction mode
-        # (PgBouncer before 1.21), which this deployment does not use (persistent connections,
-        # DESIGN §7); set DATABASE_PREPARED_STATEMENTS=0 behind one.
+        # (PgBouncer before 1.21), which this deployment does not use (persistent
+        # connections); set DATABASE_PREPARED_STATEMENTS=0 behind one.
         DATABASES["default"]["OPTIONS"].setdefault("server_side_binding", True)
         DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 5)
         # …but planned for each request's own values: a generic plan for "status = $1" cannot
@@ -225,44 +221,17 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The shared Redis of rate limits, usage tallies and the key generation, reached through the one
+# client of petstore.redis; unset (embedded mode), they live in the serving process.
 REDIS_URL = env_str("REDIS_URL")
-if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "petstore",
-            # Short timeouts: when Redis is unreachable the limiter falls back to process memory
-            # rather than holding the request.
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
-        }
-    }
-else:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "petstore",
-        }
-    }
+REDIS_KEY_PREFIX = "petstore:"
+# Short timeouts: while Redis is unreachable, limits fall back to process memory rather than
+# holding the request.
+REDIS_TIMEOUT_SECONDS = 0.5
 
-RATELIMIT_USE_CACHE = "default"
-# W001: django-ratelimit lists only third-party Redis backends as supported; Django's own
-# RedisCache has the atomic add and INCR that get_usage relies on.
-SILENCED_SYSTEM_CHECKS = [
-    "django_ratelimit.W001",
-    # These look for the admin's middleware in MIDDLEWARE by name; it is in ADMIN_MIDDLEWARE,
-    # which petstore.admin_middleware's own check (petstore.E001) verifies instead.
-    "admin.E408",
-    "admin.E409",
-    "admin.E410",
-    "security.W002",
-    "security.W003",
-]
-if not REDIS_URL:
-    # E003 refuses a cache that is not shared between processes. Without REDIS_URL we are in
-    # embedded mode (`make run`: one process), where process memory is all there is to share;
-    # apikeys.checks warns instead when that configuration runs with DEBUG off.
-    SILENCED_SYSTEM_CHECKS.append("django_ratelimit.E003")
+# Nothing is cached through Django's cache framework: its Redis backend would load redis-py
+# (README, "Choices worth knowing").
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -339,13 +308,10 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# No format writes a thread, a multiprocessing name or the place a call was made from (ours
-# here, gunicorn's: time, process id, level, message), so the log records (one per request, the
-# request log's) need not collect them: a third of what making one costs. The logging HOWTO's
-# "Optimization" section names these switches.
+# No format writes a thread or a process name, so log records need not collect them (the
+# logging HOWTO's "Optimization" switches).
 logging.logThreads = False
 logging.logMultiprocessing = False
-logging._srcfile = None  # the HOWTO's switch for the caller
 
 LOGGING = {
     "version": 1,
@@ -385,6 +351,6 @@ if PETSTORE_TRUSTED_PROXIES:
 
 if env_bool("PETSTORE_OPEN_FOR_BENCHMARK", False):
     # `make bench` only: the same stack with keys and limits switched off, to price them.
-    MIDDLEWARE.remove("apikeys.gateway.ApiGatewayMiddleware")
+    MIDDLEWARE.remove("apikeys.admission.middleware.AdmissionMiddleware")
     REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = []
     REST_FRAMEWORK["DEFAULT_PERMISSION_CLASSES"] = ["rest_framework.permissions.AllowAny"]

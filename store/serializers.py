@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 
 from petstore.serializers import (
@@ -34,26 +32,6 @@ class OrderSerializer(serializers.Serializer):
     )
     complete = serializers.BooleanField(read_only=True, help_text="True once delivered.")
     status = serializers.ChoiceField(choices=OrderStatus.choices, read_only=True)
-
-    COLUMNS = ("id", "pet_id", "quantity", "ship_date", "status")
-
-    def to_representation(self, instance: Any) -> dict[str, Any]:
-        row = (
-            instance
-            if isinstance(instance, dict)
-            else {column: getattr(instance, column) for column in self.COLUMNS}
-        )
-        ship_date = row["ship_date"]
-        return {
-            "id": row["id"],
-            "petId": row["pet_id"],
-            "quantity": row["quantity"],
-            "shipDate": serializers.DateTimeField().to_representation(ship_date)
-            if ship_date
-            else None,
-            "complete": row["status"] == OrderStatus.DELIVERED,
-            "status": row["status"],
-        }
 
 
 class OrderListFilter(QuerySerializer):

@@ -54,7 +54,7 @@ class OrderViewSet(viewsets.GenericViewSet):
             limit=wanted.limit + 1,
             status=status,
         )
-        return pagination.page_response(request, wanted, orders)
+        return pagination.page_response(request, wanted, OrderSerializer(orders, many=True).data)
 
     @extend_schema(
         operation_id="placeOrder",

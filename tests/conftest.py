@@ -15,6 +15,7 @@ from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.test import Client
 
+from apikeys import keys
 from apikeys import services as apikey_services
 from apikeys.models import Account, ApiKey, Plan
 from pets.models import Category, Pet
@@ -178,7 +179,7 @@ def auth(api_key: str) -> dict[str, str]:
 
 @pytest.fixture
 def key_row(api_key: str) -> ApiKey:
-    found = ApiKey.objects.for_raw_key(api_key)
+    found = ApiKey.objects.for_digest(keys.digest(api_key))
     assert found is not None
     return found
 
@@ -238,12 +239,19 @@ def manager_client(account_manager: Any) -> Client:
 def _fresh_limiter_and_key_cache() -> Iterator[None]:
     from apikeys.keyring import keyring
     from apikeys.limiter import limiter
+    from petstore import redis
 
-    keyring.clear()
-    limiter.reset()
+    def forget() -> None:
+        keyring.clear()
+        limiter.reset()
+        # Rate-limit counters, bans and tallies live in Redis: each test starts from none.
+        client = redis.client()
+        if client is not None:
+            client.execute("FLUSHDB")
+
+    forget()
     yield
-    keyring.clear()
-    limiter.reset()
+    forget()
 
 
 class _Records(logging.Handler):

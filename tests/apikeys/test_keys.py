@@ -114,6 +114,6 @@ def test_it_stores_only_the_digest_and_a_display_prefix(make_account):
 def test_it_finds_a_key_by_its_raw_value_only(make_account):
     issued = apikey_issue(account=make_account())
 
-    assert ApiKey.objects.for_raw_key(issued.raw) == issued.api_key
-    assert ApiKey.objects.for_raw_key(keys.generate_key()) is None
-    assert ApiKey.objects.for_raw_key(issued.api_key.digest) is None
+    assert ApiKey.objects.for_digest(keys.digest(issued.raw)) == issued.api_key
+    assert ApiKey.objects.for_digest(keys.digest(keys.generate_key())) is None
+    assert ApiKey.objects.for_digest(keys.digest(issued.api_key.digest)) is None

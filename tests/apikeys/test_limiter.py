@@ -9,22 +9,11 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from apikeys.limiter import (
-    BAN_BASE_SECONDS,
-    BAN_STRIKES,
-    Args,
-    Keys,
-    MemoryBackend,
-    Outcome,
-    PeekArgs,
-    Peeked,
-    Policy,
-    RedisBackend,
-    Subject,
-    Verdict,
-    lifetimes,
-)
-from apikeys.redis_client import RedisClient
+from apikeys.limiter.backends.memory import MemoryBackend
+from apikeys.limiter.backends.redis import RedisBackend
+from apikeys.limiter.counters import Args, Keys, Outcome, PeekArgs, Peeked, lifetimes
+from apikeys.limiter.policy import BAN_BASE_SECONDS, BAN_STRIKES, Policy, Subject, Verdict
+from petstore.redis import RedisClient
 
 A, R, B, NB = Verdict.ADMITTED, Verdict.REFUSED, Verdict.BANNED, Verdict.NEWLY_BANNED
 T0 = 1_795_000_040  # 20 s into a minute, 11 h into a UTC day

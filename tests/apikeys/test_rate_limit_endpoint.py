@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
-from apikeys.gateway import RATE_LIMIT_READS_PER_MINUTE
+from apikeys.admission.admit import RATE_LIMIT_READS_PER_MINUTE
 from apikeys.limiter import BAN_STRIKES
 from apikeys.models import Plan
 from apikeys.services import account_set_plan

@@ -96,13 +96,8 @@ def test_an_ipv4_mapped_ipv6_address_counts_as_its_ipv4_address(client, db):
 
 
 def test_the_ipv6_rule_holds_while_redis_is_down(client, db, settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": "redis://127.0.0.1:1/0",
-            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
-        }
-    }
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    settings.REDIS_TIMEOUT_SECONDS = 0.2
     for host in ("2001:db8:9::1", "2001:db8:9::2", "2001:db8:9::3"):
         from_address(client, host)
 

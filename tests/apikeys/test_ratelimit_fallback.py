@@ -8,25 +8,19 @@ from http import HTTPStatus
 import pytest
 from django.core.checks import Warning as CheckWarning
 
-from apikeys.checks import shared_cache_check
+from apikeys.checks import shared_redis_check
 
 CLOSED_PORT = "redis://127.0.0.1:9/0"  # the discard port: nothing listens there
 
 
 @pytest.fixture
 def redis_down(settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": CLOSED_PORT,
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
-        }
-    }
+    settings.REDIS_URL = CLOSED_PORT
 
 
 @pytest.fixture
 def embedded(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.REDIS_URL = ""
 
 
 def test_the_api_keeps_answering_and_limiting_when_redis_is_down(
@@ -67,7 +61,7 @@ def test_limits_hold_in_one_process_without_redis(client, auth, embedded, clock)
 def test_a_system_check_warns_without_a_shared_cache_when_debug_is_off(settings, embedded):
     settings.DEBUG = False
 
-    warnings = shared_cache_check(None)
+    warnings = shared_redis_check(None)
 
     assert [w.id for w in warnings] == ["apikeys.W001"]
     assert isinstance(warnings[0], CheckWarning)
@@ -76,7 +70,7 @@ def test_a_system_check_warns_without_a_shared_cache_when_debug_is_off(settings,
 def test_the_system_check_is_quiet_with_redis(settings):
     settings.DEBUG = False
 
-    assert shared_cache_check(None) == []
+    assert shared_redis_check(None) == []
 
 
 def test_keys_are_not_cached_while_redis_is_down(client, auth, redis_down, clock):

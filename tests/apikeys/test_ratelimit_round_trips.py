@@ -8,13 +8,13 @@ import pytest
 import redis
 from django.conf import settings
 
-from apikeys.redis_client import RedisClient
+from petstore.redis import RedisClient
 
 
 @pytest.fixture
 def redis_commands(monkeypatch):
     """Every command any Redis client in this process sends, in order (a spy: they still run):
-    the limiter's own (apikeys.redis_client) and redis-py's (Django's cache)."""
+    the process's own (petstore.redis) and redis-py's (Django's cache)."""
     sent: list[str] = []
 
     def spy(cls, method):

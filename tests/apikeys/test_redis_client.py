@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.conf import settings
 
-from apikeys.redis_client import ConnectionFailed, RedisClient, ReplyError
+from petstore.redis import ConnectionFailed, RedisClient, ReplyError
 
 
 @pytest.fixture

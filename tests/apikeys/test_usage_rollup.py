@@ -8,13 +8,14 @@ from http import HTTPStatus
 from io import StringIO
 
 import pytest
-from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.db import connections
 
+from apikeys import keys
 from apikeys.limiter import BAN_STRIKES
 from apikeys.models import ApiKey, DailyUsage
 from apikeys.usage import RETENTION_DAYS, usage_history, usage_purge, usage_rollup
+from petstore import redis
 from tests.conftest import CLOCK_START
 
 TODAY = CLOCK_START.date()
@@ -36,7 +37,7 @@ def call(client, key: str, times: int) -> list[int]:
 
 
 def key_id(raw: str) -> int:
-    found = ApiKey.objects.for_raw_key(raw)
+    found = ApiKey.objects.for_digest(keys.digest(raw))
     assert found is not None
     return found.pk
 
@@ -165,7 +166,7 @@ def test_a_redis_restart_mid_day_loses_only_what_was_not_rolled_up(client, clock
     call(client, first, 5)
     usage_rollup()
     call(client, first, 2)  # tallied, never rolled up: lost with Redis's data
-    cache.clear()  # Redis restarts empty
+    redis.client().execute("FLUSHDB")  # type: ignore[union-attr]  # Redis restarts empty
     clock.advance(60)
 
     call(client, first, 3)
@@ -217,7 +218,7 @@ def test_without_redis_the_roll_up_reads_the_serving_process_memory(
 ):
     # Embedded mode (make run): the tallies live in the one serving process; the roll-up
     # reads them when it runs in that process (the command, another process, finds none).
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.REDIS_URL = ""
     account, first, second = two_keys
     busy_minute(client, first, second)
 
@@ -233,12 +234,7 @@ def test_without_redis_the_roll_up_reads_the_serving_process_memory(
 
 
 def test_the_command_says_so_when_redis_is_unreachable(settings, db):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": "redis://127.0.0.1:9/0",  # the discard port: nothing listens there
-        }
-    }
+    settings.REDIS_URL = "redis://127.0.0.1:9/0"  # the discard port: nothing listens there
 
     with pytest.raises(CommandError, match="Redis is unreachable"):
         call_command("rollup_usage", stdout=StringIO())

@@ -8,8 +8,6 @@ import sys
 import weakref
 from typing import Any
 
-from django.core.cache import caches, close_caches
-from django.core.cache.backends.locmem import LocMemCache
 from django.core.handlers.base import reset_urlconf
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
@@ -22,15 +20,6 @@ def receivers(signal: Signal) -> list[Any]:
     for _key, receiver, *_ in signal.receivers:
         found.append(receiver() if isinstance(receiver, weakref.ReferenceType) else receiver)
     return found
-
-
-class ClosingCache(LocMemCache):
-    """A cache whose ``close`` does something, as memcached's does: it counts."""
-
-    closed = 0
-
-    def close(self, **kwargs: Any) -> None:
-        type(self).closed += 1
 
 
 def test_connections_are_still_checked_as_each_request_starts_and_ends():
@@ -83,22 +72,3 @@ def test_requests_leave_the_urlconf_as_the_next_one_needs_it(client, auth, setti
     # Left as the request set it, and as the next one sets it again before it resolves a path.
     assert get_urlconf() == settings.ROOT_URLCONF
     assert reverse("pet-list") == "/v1/pets"
-
-
-def test_a_cache_whose_close_does_something_is_closed_after_each_request(client, auth, settings):
-    settings.CACHES = {"default": {"BACKEND": f"{__name__}.ClosingCache"}}
-    ClosingCache.closed = 0
-    caches["default"].set("used", 1)  # close_caches closes the caches this thread has used
-
-    client.get("/v1/pets", headers=auth)
-    client.get("/v1/pets", headers=auth)
-
-    assert close_caches in receivers(request_finished)
-    assert ClosingCache.closed == 2
-
-
-def test_close_caches_goes_again_once_the_caches_need_nothing(settings):
-    settings.CACHES = {"default": {"BACKEND": f"{__name__}.ClosingCache"}}
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-
-    assert close_caches not in receivers(request_finished)

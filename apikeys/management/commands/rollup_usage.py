@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from apikeys import usage
-from apikeys.redis_client import RedisError
+from petstore.redis import RedisError
 
 
 class Command(BaseCommand):

@@ -1,27 +1,38 @@
-"""The limiter's connection to Redis: one socket, hiredis's parser, one command at a time.
+"""The process's connection to Redis: one socket, hiredis's parser, one command at a time.
 
-Written here rather than taken from redis-py, which Django's cache uses, because the limiter is
-on every API request and needs only that: one round trip per request, to one server. redis-py's
-layers (connection pool, retry policy, command tables, observability hooks) cost about 25 µs of
-CPU per call, more than Redis spends running our script, and importing it adds about 38 MB to
-every worker (its asyncio client and command modules load with it). hiredis, the parser redis-py
-itself uses, does the protocol; this module adds the socket, a lock and one reconnect.
+Written here rather than taken from redis-py because every API request makes one round trip,
+to one server, and needs nothing else: redis-py's layers cost more CPU per call than Redis
+spends running the limiter's script, and importing it makes every worker much larger (README,
+"Choices worth knowing"). hiredis, the parser redis-py itself uses, does the protocol; this
+module adds the socket, a lock and one reconnect.
 
-It speaks to one server (``redis://``, ``rediss://`` or ``unix://`` URLs, with a password and a
-database number), which is all the limiter's one-script design needs (DESIGN §7).
+``client()`` is the one client of the process, for ``settings.REDIS_URL``; everything that
+talks to Redis (the limiter, the key generation, the usage tallies, ``/readyz``) uses it, and
+shares what it remembers of an outage.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import socket
 import struct
 import threading
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import hiredis
+from django.conf import settings
+
+logger = logging.getLogger("petstore.redis")
+
+# While Redis is unreachable, those who fall back without it try it again this often (real
+# seconds), not on every request.
+RETRY_SECONDS = 2.0
+T = TypeVar("T")
 
 
 class RedisError(Exception):
@@ -34,25 +45,6 @@ class ConnectionFailed(RedisError):
 
 class ReplyError(RedisError):
     """Redis answered with an error (``NOSCRIPT …``, ``WRONGTYPE …``)."""
-
-
-def pack_head(command: tuple[str | int | bytes, ...], *, more: int = 0) -> bytes:
-    """``command`` in the protocol's form (RESP), announcing ``more`` arguments still to come,
-    each to be added by ``pack_argument``: what stays the same from one call to the next is
-    then packed once."""
-    # hiredis packs the array with ``more`` empty placeholders at its end, which are cut off:
-    # the array's count then already includes the arguments still to come.
-    packed: bytes = hiredis.pack_command((*command, *[""] * more))  # type: ignore[arg-type]
-    return packed[: len(packed) - len(_EMPTY_ARGUMENT) * more]
-
-
-def pack_argument(value: int) -> bytes:
-    """One integer argument, to follow a ``pack_head``."""
-    digits = b"%d" % value
-    return b"$%d\r\n%s\r\n" % (len(digits), digits)
-
-
-_EMPTY_ARGUMENT = b"$0\r\n\r\n"
 
 
 class RedisClient:
@@ -85,6 +77,11 @@ class RedisClient:
         self._reader = hiredis.Reader()
         # Each process has one client; the lock makes it safe for threaded servers (runserver).
         self._lock = threading.Lock()
+        # The outage in course, if any (monotonic seconds), and how many there have been:
+        # what a process cached before one cannot be trusted after it.
+        self.down_since: float | None = None
+        self.outages = 0
+        self._retry_at = 0.0
         os.register_at_fork(after_in_child=self._forget_parents_socket)
 
     def execute(self, *command: str | int | bytes) -> Any:
@@ -92,7 +89,7 @@ class RedisClient:
         return self.execute_packed(hiredis.pack_command(command))  # type: ignore[arg-type]
 
     def execute_packed(self, packed: bytes) -> Any:
-        """``execute`` for a command already in the protocol's form (``pack_head``)."""
+        """``execute`` for a command already in the protocol's form (RESP)."""
         with self._lock:
             for attempt in (1, 2):
                 reused = self._socket is not None
@@ -113,6 +110,36 @@ class RedisClient:
                     self.close()
                     raise ConnectionFailed(str(exc) or type(exc).__name__) from exc
         raise AssertionError("unreachable")
+
+    # Outages: kept by those who fall back without Redis (the limiter, the usage tallies, the
+    # key generation), so that they fall back and return together.
+
+    def resting(self) -> bool:
+        """Whether an outage is in course and it is too soon to try Redis again."""
+        return self.down_since is not None and time.monotonic() < self._retry_at
+
+    def failed(self, exc: Exception) -> None:
+        with self._lock:
+            self._retry_at = time.monotonic() + RETRY_SECONDS
+            if self.down_since is None:
+                self.down_since = time.monotonic()
+                self.outages += 1
+                logger.warning(
+                    "Redis is unreachable (%s): rate limits are now counted per process "
+                    "until it returns",
+                    exc,
+                )
+
+    def answered(self) -> None:
+        if self.down_since is None:
+            return
+        with self._lock:
+            if self.down_since is not None:
+                logger.warning(
+                    "Redis is reachable again after %.0f s: rate limits are shared again",
+                    time.monotonic() - self.down_since,
+                )
+                self.down_since = None
 
     def _round_trip(self, packed: bytes) -> Any:
         sock = self._socket or self._connect()
@@ -183,11 +210,10 @@ def _set_kernel_timeouts(sock: socket.socket, seconds: float | None) -> None:
     """Make ``sock`` blocking, with the kernel's own send and receive timeouts.
 
     A socket with a Python timeout (``settimeout``) asks ``poll`` before every send and every
-    receive: four system calls a round trip where a blocking socket makes two, about 3 µs of a
-    worker's CPU on every API request (medians of five alternating rounds of 40,000 PINGs). The
-    kernel's timeouts keep the same bound: a receive or send that waits longer fails with
-    EAGAIN, which ``execute_packed`` reports as a timeout. (TLS keeps Python's timeout: the ssl
-    module does not expect EAGAIN from a blocking socket.)
+    receive: four system calls a round trip where a blocking socket makes two. The kernel's
+    timeouts keep the same bound: a receive or send that waits longer fails with EAGAIN, which
+    ``execute_packed`` reports as a timeout. (TLS keeps Python's timeout: the ssl module does
+    not expect EAGAIN from a blocking socket.)
     """
     sock.settimeout(None)
     if seconds is None:
@@ -196,3 +222,48 @@ def _set_kernel_timeouts(sock: socket.socket, seconds: float | None) -> None:
     timeval = struct.pack("ll", whole, int((seconds - whole) * 1_000_000))
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, timeval)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval)
+
+
+_shared: RedisClient | None = None
+
+
+def client() -> RedisClient | None:
+    """The process's client of ``settings.REDIS_URL``, or None without one (embedded mode).
+
+    Built again only when the setting names another server than the one it was built for,
+    which only tests do while the process runs.
+    """
+    global _shared
+    url = settings.REDIS_URL
+    if not url:
+        return None
+    shared = _shared
+    if shared is None or shared.url != url:
+        if shared is not None:
+            shared.close()
+        timeout = settings.REDIS_TIMEOUT_SECONDS
+        shared = _shared = RedisClient(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+    return shared
+
+
+def forget() -> None:
+    """Close the process's client and forget its outages: the next ``client()`` is new."""
+    global _shared
+    shared, _shared = _shared, None
+    if shared is not None:
+        shared.close()
+
+
+def or_else(use: Callable[[RedisClient], T], fallback: Callable[[], T]) -> T:
+    """``use`` the process's client while Redis answers; ``fallback`` without Redis, while an
+    outage rests, or when this attempt fails (which starts the outage, or prolongs it)."""
+    shared = client()
+    if shared is not None and not shared.resting():
+        try:
+            result = use(shared)
+        except RedisError as exc:
+            shared.failed(exc)
+        else:
+            shared.answered()
+            return result
+    return fallback()

@@ -1,0 +1,22 @@
+"""Plans: their limits, seen and changed; the four plans themselves are seeded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from apikeys.models import Plan
+
+
+@admin.register(Plan)
+class PlanAdmin(admin.ModelAdmin):
+    list_display = ("name", "code", "requests_per_minute", "requests_per_day")
+    readonly_fields = ("code",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # the four plans are seeded; Enterprise limits live on accounts
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,85 @@
+"""Admission as middleware: every request under /v1 is admitted or refused before any view, and
+every answer there, refusals and errors included, carries the limit's headers."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import cast
+
+from django.db import DatabaseError
+from django.http import HttpRequest, HttpResponse
+
+from apikeys import services
+from apikeys.admission.admit import admit
+from apikeys.admission.result import Admission, ApiRequest, ForeignOrigin
+from apikeys.limiter import PEEK_WINDOW
+from petstore.errors import error_response, is_api_path
+
+logger = logging.getLogger("petstore.ratelimit")
+
+
+class AdmissionMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not is_api_path(request.path_info):
+            return self.get_response(request)
+        admission = cast(ApiRequest, request).admission = admit(request)
+        response: HttpResponse
+        if not admission.decision.allowed:
+            response = refusal(admission)
+        elif isinstance(admission.error, ForeignOrigin):
+            # Answered here whatever the path, like a 429: the key is not this site's to use.
+            response = error_response(403, "forbidden", str(admission.error.detail))
+        else:
+            response = self.get_response(request)
+        for name, value in admission.decision.headers:
+            response[name] = value
+        return response
+
+
+def refusal(admission: Admission) -> HttpResponse:
+    """The 429 of a request over a limit, and the record of a ban it has just earned."""
+    decision = admission.decision
+    if decision.new_ban is not None and admission.key is not None:
+        _record_ban(admission)
+    if decision.banned:
+        return error_response(
+            429,
+            "temporarily_banned",
+            "This API key kept calling while rate limited and is banned for "
+            f"{decision.retry_after} more seconds; back off exponentially after a 429.",
+        )
+    if decision.window.name == PEEK_WINDOW:
+        return error_response(
+            429,
+            "rate_limited",
+            f"GET /v1/rate_limit answers {decision.window.limit} times a minute per key; "
+            f"retry after {decision.retry_after} seconds. Every response's RateLimit and "
+            "X-RateLimit-* headers say the same without a call of its own.",
+        )
+    return error_response(
+        429,
+        "rate_limited",
+        f"Rate limit of {decision.window.limit} requests exceeded; "
+        f"retry after {decision.retry_after} seconds.",
+    )
+
+
+def _record_ban(admission: Admission) -> None:
+    ban, api_key = admission.decision.new_ban, admission.key
+    if ban is None or api_key is None:
+        return
+    try:
+        services.ban_record(
+            api_key=api_key,
+            started_at=datetime.fromtimestamp(ban.started_at, tz=UTC),
+            ends_at=datetime.fromtimestamp(ban.ends_at, tz=UTC),
+            number=ban.number,
+        )
+    except DatabaseError:
+        # The ban is in force in the shared Redis already; only its record is missing.
+        logger.exception("could not record ban #%d of key %s", ban.number, api_key.prefix)

@@ -1,0 +1,150 @@
+"""What one check reads, writes and returns, the same in both backends: the counters' names
+(``Keys``), the subject's parameters (``Args``), the second it runs at and what follows from it
+(``Moment``), and the rules both backends apply as given rather than each working them out:
+how long counters live (``lifetimes``) and how long each ban lasts (``BAN_SECONDS``)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from apikeys.keyring import KEY_GENERATION
+from apikeys.limiter.policy import (
+    BAN_BASE_SECONDS,
+    BAN_MAX_SECONDS,
+    BAN_STRIKES,
+    DAY,
+    MINUTE,
+    Subject,
+    Verdict,
+)
+from apikeys.usage.tallies import USAGE_GRACE_SECONDS, usage_index_name, usage_name
+
+# Seconds a counter outlives its window, so that a slow clock on one host still finds it.
+EXPIRY_MARGIN = 5
+
+
+def _ban_seconds() -> tuple[int, ...]:
+    """Each ban within BAN_MEMORY_SECONDS of the last is twice as long, up to the maximum."""
+    lengths = [BAN_BASE_SECONDS]
+    while lengths[-1] < BAN_MAX_SECONDS:
+        lengths.append(min(lengths[-1] * 2, BAN_MAX_SECONDS))
+    return tuple(lengths)
+
+
+# The length of the first ban, the second…; every ban after the last is as long as the last.
+BAN_SECONDS = _ban_seconds()
+
+
+def lifetimes(now: int) -> tuple[int, int, int]:
+    """Seconds the minute's counters, the day's and the day's usage tallies live from ``now``:
+    to the end of their window, and a margin (``EXPIRY_MARGIN``, ``USAGE_GRACE_SECONDS``)."""
+    to_day_end = DAY - now % DAY
+    return (
+        MINUTE - now % MINUTE + EXPIRY_MARGIN,
+        to_day_end + EXPIRY_MARGIN,
+        to_day_end + USAGE_GRACE_SECONDS,
+    )
+
+
+class Keys(NamedTuple):
+    """The counters one check reads and writes, named the same in both backends."""
+
+    minute: str
+    day: str
+    strikes: str
+    ban: str
+    bans: str
+    refused: str
+    generation: str
+    peeks: str  # the caller's own window for reading its limits (Limiter.peek)
+    usage: str  # the account's tallies for the day, per key (a hash; apikeys.usage)
+    usage_index: str  # the accounts with tallies that day (a set)
+
+    @classmethod
+    def of(cls, subject: Subject, now: float, prefix: str) -> Keys:
+        """``prefix``: of every name (``settings.REDIS_KEY_PREFIX``)."""
+        minute, day = int(now // MINUTE), int(now // DAY)
+        base = f"{prefix}rl:{subject.tag}"
+        return cls(
+            minute=f"{base}:m{minute}",
+            day=f"{base}:d{day}",
+            strikes=f"{base}:{subject.caller}:strikes:m{minute}",
+            ban=f"{base}:{subject.caller}:ban",
+            bans=f"{base}:{subject.caller}:bans",
+            refused=f"{base}:refused:d{day}",
+            generation=f"{prefix}{KEY_GENERATION}",
+            peeks=f"{base}:{subject.caller}:peeks:m{minute}",
+            # Only accounts have tallies; a subject without one names none.
+            usage=usage_name(subject.account_id, day, prefix) if subject.account_id else "",
+            usage_index=usage_index_name(day, prefix),
+        )
+
+
+class Args(NamedTuple):
+    """A subject's parameters, the same in both backends (0 stands for "none")."""
+
+    per_minute: int
+    per_day: int  # 0: no day window
+    strikes: int  # refused requests within a minute that earn a ban; 0: never
+    generation: str = ""  # "" : not checked
+    usage_key: str = ""  # the key whose request this is ("k17"); "": not tallied
+    usage_account: str = ""  # its account's id, for the day's index
+
+    @classmethod
+    def of(cls, subject: Subject, generation: str = "") -> Args:
+        policy = subject.policy
+        strikes = BAN_STRIKES if policy.bans else 0
+        # Accounts' requests with a key are tallied for the usage history; addresses are not.
+        if subject.caller.startswith("k") and subject.account_id:
+            return cls(
+                policy.per_minute,
+                policy.per_day or 0,
+                strikes,
+                generation,
+                subject.caller,
+                subject.account_id,
+            )
+        return cls(policy.per_minute, policy.per_day or 0, strikes, generation)
+
+
+class Moment(NamedTuple):
+    """The second a check runs at, and the lifetimes of what it writes then."""
+
+    now: int
+    minute_ttl: int
+    day_ttl: int
+    usage_ttl: int
+
+    @classmethod
+    def at(cls, now: int) -> Moment:
+        return cls(now, *lifetimes(now))
+
+
+class PeekArgs(NamedTuple):
+    """A peek's parameters, the same in both backends."""
+
+    limit: int  # peeks per minute per caller
+    ttl: int
+    now: int
+    generation: str  # "": not checked
+
+
+class Outcome(NamedTuple):
+    """What a backend returns for one check."""
+
+    verdict: Verdict
+    minute: int  # the minute window's count after the check
+    day: int
+    ban_ends_at: int = 0
+    ban_number: int = 0
+
+
+class Peeked(NamedTuple):
+    """What a backend returns for one peek: the peek's own verdict and count (ADMITTED,
+    REFUSED or STALE_KEY), and the subject's windows and ban, untouched."""
+
+    verdict: Verdict
+    peeks: int
+    minute: int
+    day: int
+    ban_ends_at: int  # 0: no ban in force

@@ -1,0 +1,171 @@
+"""The limiter: which backend counts a check (Redis while it answers, this process's memory
+otherwise), and what the backend's outcome means for the request."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
+
+from django.conf import settings
+
+from apikeys.limiter.backends.memory import MemoryBackend
+from apikeys.limiter.backends.redis import RedisBackend
+from apikeys.limiter.counters import Args, Keys, Outcome, PeekArgs, Peeked, lifetimes
+from apikeys.limiter.fields import policy_field
+from apikeys.limiter.policy import (
+    MINUTE,
+    PEEK_WINDOW,
+    Ban,
+    Decision,
+    Standing,
+    Subject,
+    Verdict,
+    Window,
+    tightest,
+    windows,
+)
+from apikeys.models import Limits
+from apikeys.usage.tallies import in_memory
+from petstore import redis
+
+T = TypeVar("T")
+Backend = RedisBackend | MemoryBackend
+
+
+class Limiter:
+    """Checks subjects against their policies, in Redis when it is configured and reachable,
+    in process memory otherwise."""
+
+    def __init__(self) -> None:
+        self.memory = MemoryBackend(in_memory)
+
+    @property
+    def outages(self) -> int:
+        """Bumped at each outage: what a process cached before one cannot be trusted after it."""
+        client = redis.client()
+        return client.outages if client is not None else 0
+
+    def _on_counters(self, use: Callable[[Backend], T]) -> T:
+        """``use`` on Redis while it answers, on this process's memory otherwise: the one
+        fallback every count and read of a subject takes. An outage is logged once when it
+        starts and once when it ends (``petstore.redis``)."""
+        return redis.or_else(lambda client: use(RedisBackend(client)), lambda: use(self.memory))
+
+    def check(self, subject: Subject, *, generation: str = "") -> Decision:
+        """Count one request against ``subject`` if its windows have room.
+
+        ``generation``: for a caller whose key came from a process cache, the key generation
+        it was read under; when that is no longer current nothing is counted (``stale_key``).
+        """
+        now = time.time()
+        second = int(now)
+        keys = Keys.of(subject, now, settings.REDIS_KEY_PREFIX)
+        args = Args.of(subject, generation)
+        outcome: Outcome = self._on_counters(lambda backend: backend.run(keys, args, second))
+        verdict = outcome.verdict
+        if verdict == Verdict.STALE_KEY:
+            return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True)
+        counted = windows(subject.policy, second, outcome.minute, outcome.day)
+        window = tightest(counted)
+        field = policy_field(counted)
+        if verdict == Verdict.ADMITTED:
+            return Decision(True, window, policy_field=field, now=second)
+        if verdict in (Verdict.BANNED, Verdict.NEWLY_BANNED):
+            new_ban = None
+            if verdict == Verdict.NEWLY_BANNED:
+                new_ban = Ban(outcome.ban_number, second, outcome.ban_ends_at)
+            return Decision(
+                allowed=False,
+                window=window._replace(remaining=0, reset=outcome.ban_ends_at),
+                retry_after=max(1, math.ceil(outcome.ban_ends_at - now)),
+                banned=True,
+                new_ban=new_ban,
+                policy_field=field,
+                now=second,
+            )
+        wait = max(w.reset for w in counted if w.remaining == 0) - now
+        return Decision(
+            allowed=False,
+            window=window._replace(remaining=0),
+            retry_after=max(1, math.ceil(wait)),
+            policy_field=field,
+            now=second,
+        )
+
+    def peek(
+        self, subject: Subject, *, per_minute: int, generation: str = ""
+    ) -> tuple[Decision, Standing | None]:
+        """Read ``subject``'s windows and its caller's ban without counting anything against
+        them, counting the peek instead against the caller's own ``per_minute`` window, so
+        that reading limits cannot itself become a way to load us.
+
+        Returns that window's decision (its headers describe it), and the subject's standing,
+        None when the peek was refused or the cached key it was made for is stale.
+        """
+        now = time.time()
+        second = int(now)
+        minute_reset = (second // MINUTE + 1) * MINUTE
+        keys = Keys.of(subject, now, settings.REDIS_KEY_PREFIX)
+        args = PeekArgs(per_minute, lifetimes(second)[0], second, generation)
+        peeked: Peeked = self._on_counters(lambda backend: backend.peek(keys, args))
+        if peeked.verdict == Verdict.STALE_KEY:
+            return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True), None
+        own = Window(per_minute, max(0, per_minute - peeked.peeks), minute_reset, PEEK_WINDOW)
+        field = policy_field((own,))
+        if peeked.verdict != Verdict.ADMITTED:
+            retry_after = max(1, math.ceil(minute_reset - now))
+            refused = Decision(False, own, retry_after, policy_field=field, now=second)
+            return refused, None
+        counted = windows(subject.policy, second, peeked.minute, peeked.day)
+        standing = Standing(counted, peeked.ban_ends_at or None, now=second)
+        return Decision(True, own, policy_field=field, now=second), standing
+
+    def counts(self, subjects: list[Subject]) -> list[tuple[int, int, int]]:
+        """This minute's and today's admitted requests of each subject, and today's refusals,
+        all read in one round trip."""
+        now = time.time()
+        names = []
+        for subject in subjects:
+            keys = Keys.of(subject, now, settings.REDIS_KEY_PREFIX)
+            names += [keys.minute, keys.day, keys.refused]
+        if not names:
+            return []
+        values = self._on_counters(lambda backend: backend.read(names, now))
+        return [(values[n], values[n + 1], values[n + 2]) for n in range(0, len(values), 3)]
+
+    def lift_ban(self, subject: Subject) -> None:
+        """End the caller's ban and its strikes at once, in every process."""
+        keys = Keys.of(subject, time.time(), settings.REDIS_KEY_PREFIX)
+        names = [keys.ban, keys.strikes]
+        self.memory.delete(names)
+        redis.or_else(lambda client: RedisBackend(client).delete(names), lambda: None)
+
+    def reset(self) -> None:
+        """Forget in-process counts, and the outage state of the process's Redis client (tests)."""
+        self.memory.clear()
+        redis.forget()
+
+
+limiter = Limiter()
+
+
+class Usage(NamedTuple):
+    this_minute: int
+    today: int
+    refused_today: int
+
+
+def account_usages(account_ids: list[int]) -> dict[int, Usage]:
+    """``account_usage`` of each account, in one round trip (an admin changelist's page)."""
+    subjects = [Subject.account(account_id, Limits(0, 0)) for account_id in account_ids]
+    counts = limiter.counts(subjects)
+    return {
+        account_id: Usage(*count) for account_id, count in zip(account_ids, counts, strict=True)
+    }
+
+
+def account_usage(account_id: int) -> Usage:
+    """Requests the account made this minute and this UTC day, and how many were refused."""
+    return account_usages([account_id])[account_id]

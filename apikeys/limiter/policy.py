@@ -1,0 +1,138 @@
+"""What a limit is, what it is counted against, and what a check decides: the limiter's values."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+from apikeys.limiter.fields import header_fields, policy_field
+from apikeys.models import Limits
+
+MINUTE = 60
+DAY = 86_400
+BAN_STRIKES = 10
+BAN_BASE_SECONDS = 15 * MINUTE
+BAN_MAX_SECONDS = DAY
+BAN_MEMORY_SECONDS = DAY
+# The name of a peek's own window in the RateLimit fields.
+PEEK_WINDOW = "rate_limit"
+
+
+class Verdict(IntEnum):
+    REFUSED = 0
+    ADMITTED = 1
+    BANNED = 2
+    NEWLY_BANNED = 3
+    STALE_KEY = 4
+
+
+class Policy(NamedTuple):
+    per_minute: int
+    per_day: int | None = None  # None: no day window
+    bans: bool = False  # whether refused requests can earn the caller a ban
+
+
+class Subject(NamedTuple):
+    """What one request is counted against, and who is banned for misbehaving."""
+
+    counted: str  # "a42", or "ip:203.0.113.0"
+    caller: str  # "k17": strikes and bans are per key
+    policy: Policy
+
+    @property
+    def tag(self) -> str:
+        """The hash tag of every name the subject's check touches: one Redis Cluster slot."""
+        return "{" + self.counted + "}"
+
+    @classmethod
+    def account(cls, account_id: int, limits: Limits, key_id: int | None = None) -> Subject:
+        """An account's requests, all its keys together; bans are per key."""
+        policy = Policy(limits.per_minute, limits.per_day, bans=True)
+        return cls(f"a{account_id}", f"k{key_id}" if key_id else "", policy)
+
+    @classmethod
+    def address(cls, address: str, policy: Policy) -> Subject:
+        return cls(f"ip:{address}", f"ip:{address}", policy)
+
+    @property
+    def account_id(self) -> str:
+        """The account's id ("42"), or "" when the subject is not an account."""
+        account_id = self.counted[1:]
+        return account_id if self.counted[:1] == "a" and account_id.isdigit() else ""
+
+
+class Window(NamedTuple):
+    limit: int
+    remaining: int
+    reset: int  # Unix seconds at which the window ends
+    name: str = "minute"  # the policy's name in the RateLimit fields
+    seconds: int = MINUTE  # the window's length
+
+    @property
+    def used(self) -> int:
+        return self.limit - self.remaining
+
+
+class Ban(NamedTuple):
+    number: int  # the how-many-th ban within BAN_MEMORY_SECONDS
+    # Unix seconds, both from the clock the check ran on: the record lasts as long as the ban.
+    started_at: int
+    ends_at: int
+
+
+class Decision(NamedTuple):
+    allowed: bool
+    window: Window  # the window with the fewest requests remaining, for the headers
+    retry_after: int = 0  # whole seconds, >= 1 when refused
+    banned: bool = False
+    new_ban: Ban | None = None
+    # The cached key the check was made for is out of date: nothing was counted.
+    stale_key: bool = False
+    # The RateLimit-Policy field: every window of the policy, and the second the check ran at.
+    policy_field: str = ""
+    now: int = 0
+
+    @property
+    def headers(self) -> list[tuple[str, str]]:
+        """What the client is told, as (name, value) pairs (``apikeys.limiter.fields``)."""
+        return header_fields(
+            self.window,
+            self.policy_field or policy_field((self.window,)),
+            self.now,
+            retry_after=None if self.allowed else self.retry_after,
+        )
+
+
+class Standing(NamedTuple):
+    """Where a subject stands, read without counting: its windows and the caller's ban."""
+
+    windows: tuple[Window, ...]
+    ban_ends_at: int | None
+    now: int
+
+    @property
+    def tightest(self) -> Window:
+        return tightest(self.windows)
+
+
+def windows(policy: Policy, second: int, minute: int, day: int) -> tuple[Window, ...]:
+    """The policy's windows at ``second``, given how many requests each has admitted."""
+    per_minute, per_day = policy.per_minute, policy.per_day
+    minute_window = Window(
+        per_minute, max(0, per_minute - minute), second - second % MINUTE + MINUTE
+    )
+    if per_day is None:
+        return (minute_window,)
+    day_reset = second - second % DAY + DAY
+    return minute_window, Window(per_day, max(0, per_day - day), day_reset, "day", DAY)
+
+
+def tightest(windows: tuple[Window, ...]) -> Window:
+    # The fewest remaining; on a tie, the later reset, since that is when both have room.
+    tightest = windows[0]
+    for window in windows[1:]:
+        if window.remaining < tightest.remaining or (
+            window.remaining == tightest.remaining and window.reset > tightest.reset
+        ):
+            tightest = window
+    return tightest

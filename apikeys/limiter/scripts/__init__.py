@@ -1,0 +1,55 @@
+"""The limiter's Lua scripts, each read from its ``.lua`` file behind a prologue made here from
+the Python declarations of what it is given, so that each name is written once and neither side
+counts positions: ``key.<field>`` for each field of ``Keys`` (KEYS), a local for each field of
+the argument tuples (ARGV, numbers converted), the verdicts by name, and the rules' constants."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, get_type_hints
+
+from apikeys.limiter.counters import BAN_SECONDS, Args, Keys, Moment, PeekArgs
+from apikeys.limiter.policy import BAN_MEMORY_SECONDS, Verdict
+
+
+@dataclass(frozen=True)
+class Script:
+    source: str
+    sha: str  # the name Redis gives it: EVALSHA sends the name, not the script
+    argv: tuple[type[tuple[Any, ...]], ...]  # the tuples of its ARGV, in order
+
+    def arguments(self, keys: Keys, *argv: tuple[Any, ...]) -> list[Any]:
+        """EVALSHA's arguments but the name: the keys, then each of ``argv``'s fields."""
+        if tuple(map(type, argv)) != self.argv:
+            raise TypeError(f"the script takes {self.argv}, not {tuple(map(type, argv))}")
+        return [len(keys), *keys, *(value for values in argv for value in values)]
+
+
+def load(name: str, argv: tuple[type[tuple[Any, ...]], ...], **constants: Any) -> Script:
+    source = _prologue(argv, constants) + (Path(__file__).parent / f"{name}.lua").read_text()
+    return Script(source, hashlib.sha1(source.encode(), usedforsecurity=False).hexdigest(), argv)
+
+
+def _prologue(argv: tuple[type[tuple[Any, ...]], ...], constants: dict[str, Any]) -> str:
+    lines = ["-- Made by apikeys.limiter.scripts from Keys, " + ", ".join(a.__name__ for a in argv)]
+    lines.append("local key = {")
+    lines += [f"  {field} = KEYS[{n}]," for n, field in enumerate(Keys._fields, 1)]
+    lines.append("}")
+    fields = [(field, hint) for a in argv for field, hint in get_type_hints(a).items()]
+    for n, (field, hint) in enumerate(fields, 1):
+        lines.append(
+            f"local {field} = " + (f"tonumber(ARGV[{n}])" if hint is int else f"ARGV[{n}]")
+        )
+    lines += [f"local {verdict.name} = {verdict.value}" for verdict in Verdict]
+    lines += [f"local {name} = {_lua(value)}" for name, value in constants.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _lua(value: int | tuple[int, ...]) -> str:
+    return "{" + ", ".join(map(str, value)) + "}" if isinstance(value, tuple) else str(value)
+
+
+CHECK = load("check", (Args, Moment), ban_memory=BAN_MEMORY_SECONDS, ban_seconds=BAN_SECONDS)
+PEEK = load("peek", (PeekArgs,))

@@ -1,0 +1,58 @@
+-- One check, atomic across every process: the key generation, the ban, both windows and the
+-- strikes, and the usage tally, in one call (apikeys.limiter.backends.memory takes the same
+-- steps in process memory).
+
+-- The key's tally for the day's usage; the rest only on its first request of a kind that day.
+local function tally(kind)
+  if usage_key == '' then return end
+  if redis.call('HINCRBY', key.usage, usage_key .. ':' .. kind, 1) == 1 then
+    redis.call('HSET', key.usage, 'per_minute', per_minute, 'per_day', per_day)
+    redis.call('EXPIRE', key.usage, usage_ttl)
+    redis.call('SADD', key.usage_index, usage_account)
+    redis.call('EXPIRE', key.usage_index, usage_ttl)
+  end
+end
+
+-- Everything a check reads, in one call: generation, ban, minute, day.
+local read = redis.call('MGET', key.generation, key.ban, key.minute, key.day)
+if generation ~= '' and read[1] ~= generation then
+  return {STALE_KEY, 0, 0, 0, 0}
+end
+local banned_until = tonumber(read[2] or '0')
+local minute = tonumber(read[3] or '0')
+local day = 0
+if per_day > 0 then day = tonumber(read[4] or '0') end
+if banned_until <= now and minute < per_minute and (per_day == 0 or day < per_day) then
+  minute = redis.call('INCR', key.minute)
+  if minute == 1 then redis.call('EXPIRE', key.minute, minute_ttl) end
+  if per_day > 0 then
+    day = redis.call('INCR', key.day)
+    if day == 1 then redis.call('EXPIRE', key.day, day_ttl) end
+  end
+  tally('admitted')
+  return {ADMITTED, minute, day, 0, 0}
+end
+if redis.call('INCR', key.refused) == 1 then redis.call('EXPIRE', key.refused, day_ttl) end
+if banned_until > now then
+  tally('banned')
+  return {BANNED, minute, day, banned_until, 0}
+end
+if strikes == 0 then
+  tally('refused')
+  return {REFUSED, minute, day, 0, 0}
+end
+local struck = redis.call('INCR', key.strikes)
+if struck == 1 then redis.call('EXPIRE', key.strikes, minute_ttl) end
+if struck < strikes then
+  tally('refused')
+  return {REFUSED, minute, day, 0, 0}
+end
+-- The request that earns the ban is answered as banned, and tallied so.
+tally('banned')
+redis.call('DEL', key.strikes)
+local number = redis.call('INCR', key.bans)
+redis.call('EXPIRE', key.bans, ban_memory)
+local seconds = ban_seconds[math.min(number, #ban_seconds)]
+local ends_at = now + seconds
+redis.call('SET', key.ban, ends_at, 'EX', seconds)
+return {NEWLY_BANNED, minute, day, ends_at, number}

@@ -1,0 +1,179 @@
+"""Reading the usage history: an account's days (the admin's chart, ``GET /v1/usage``, the CSV
+export), with today taken live from the tallies as the next roll-up would file it, and the
+account list's recent figures."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from django.db.models import F, FloatField, IntegerField, Max, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Cast, Coalesce, NullIf
+
+from apikeys.models import Account, ApiKey, DailyUsage, Limits
+from apikeys.usage.rollup import FILED_COLUMNS, RETENTION_DAYS, Filed, filed
+from apikeys.usage.tallies import KINDS, Tally, day_number, tallies_by_key, usage_today, utc_today
+
+# The account list's window, today included, and the share of the daily limit that makes an
+# account "near its limit" on a day.
+RECENT_DAYS = 7
+NEAR_LIMIT_PERCENT = 80
+
+
+@dataclass(frozen=True)
+class UsageDay:
+    day: date
+    admitted: int
+    refused: int  # rate limited
+    banned: int  # refused while the key was banned
+    # The limits that day; None on a day without requests, when nothing recorded them.
+    per_minute: int | None
+    per_day: int | None
+
+    @property
+    def share_of_limit(self) -> float | None:
+        """Admitted requests as a percentage of the daily limit."""
+        if not self.per_day:
+            return None
+        return 100 * self.admitted / self.per_day
+
+
+@dataclass
+class UsageHistory:
+    """An account's days, oldest first, and each key's."""
+
+    days: list[UsageDay]
+    keys: dict[int, list[UsageDay]] = field(default_factory=dict)
+
+
+def usage_history(*, account: Account, days: int, today: date | None = None) -> UsageHistory:
+    """The last ``days`` UTC days of ``account``, today included and live: one SQL query and
+    one Redis round trip."""
+    today = today or utc_today()
+    first = today - timedelta(days=days - 1)
+    rows = DailyUsage.objects.filter(account=account).between(first, today)
+    tallies: dict[tuple[date, int], Tally] = {}
+    limits: dict[date, tuple[int, int]] = {}
+    today_rows: dict[int, dict[str, Any]] = {}
+    for row in rows.values("day", "api_key_id", "per_minute", "per_day", *FILED_COLUMNS):
+        tallies[row["day"], row["api_key_id"]] = Tally(*(row[kind] for kind in KINDS))
+        limits[row["day"]] = (row["per_minute"], row["per_day"])
+        if row["day"] == today:
+            today_rows[row["api_key_id"]] = row
+    live = usage_today(account.pk, day_number(today))
+    for key_id, tally in _live_today(live, today_rows).items():
+        tallies[today, key_id] = tally
+    limits[today] = _today_limits(live, limits.get(today), account.limits)
+
+    totals: dict[date, Tally] = defaultdict(Tally)
+    per_key: dict[int, dict[date, Tally]] = defaultdict(dict)
+    for (day, key_id), tally in tallies.items():
+        totals[day] += tally
+        per_key[key_id][day] = tally
+    calendar = [first + timedelta(days=n) for n in range(days)]
+
+    def series(counts: dict[date, Tally]) -> list[UsageDay]:
+        return [_usage_day(day, counts.get(day), limits.get(day)) for day in calendar]
+
+    return UsageHistory(
+        days=series(totals), keys={key_id: series(per_key[key_id]) for key_id in sorted(per_key)}
+    )
+
+
+def _live_today(live: dict[str, int | str], rows: dict[int, dict[str, Any]]) -> dict[int, Tally]:
+    """Today as the next roll-up would file it."""
+    epoch = str(live["epoch"]) if "epoch" in live else None
+    counted = tallies_by_key(live)
+    return {
+        key_id: filed(
+            Filed.of(rows[key_id]) if key_id in rows else None,
+            epoch,
+            counted.get(key_id, Tally()),
+        ).counts
+        for key_id in counted.keys() | rows.keys()
+    }
+
+
+def _today_limits(
+    live: dict[str, int | str], rolled_up: tuple[int, int] | None, current: Limits
+) -> tuple[int, int]:
+    if "per_day" in live:
+        return int(live["per_minute"]), int(live["per_day"])
+    return rolled_up or (current.per_minute, current.per_day)
+
+
+def _usage_day(day: date, tally: Tally | None, limits: tuple[int, int] | None) -> UsageDay:
+    tally = tally or Tally()
+    per_minute, per_day = limits or (None, None)
+    return UsageDay(day, *tally.counts, per_minute, per_day)
+
+
+# The account list ----------------------------------------------------------------------------
+
+
+def with_recent_usage(accounts: QuerySet[Account], today: date | None = None) -> QuerySet[Account]:
+    """Annotate each account with its last ``RECENT_DAYS`` (rolled up): ``week_admitted``,
+    ``week_refused`` (banned included) and ``peak_share``, its busiest day's admitted requests
+    as a percentage of that day's limit (None without requests). Subqueries: still one query."""
+    today = today or utc_today()
+    recent = DailyUsage.objects.filter(
+        account=OuterRef("pk"), day__gte=today - timedelta(days=RECENT_DAYS - 1), day__lte=today
+    )
+
+    def total(expression: Any) -> Subquery:
+        summed = recent.values("account").annotate(total=Sum(expression)).values("total")
+        return Coalesce(Subquery(summed), 0, output_field=IntegerField())  # type: ignore[return-value]
+
+    share = (
+        Cast(Sum("admitted"), FloatField())
+        * 100.0
+        / NullIf(Cast(Max("per_day"), FloatField()), 0.0)
+    )
+    peak = (
+        recent.values("day")
+        .annotate(share=share)
+        .order_by(F("share").desc(nulls_last=True))
+        .values("share")[:1]
+    )
+    return accounts.annotate(
+        week_admitted=total(F("admitted")),
+        week_refused=total(F("refused") + F("banned")),
+        peak_share=Subquery(peak, output_field=FloatField()),
+        peak_day=Subquery(
+            recent.values("day")
+            .annotate(share=share)
+            .order_by(F("share").desc(nulls_last=True), "-day")
+            .values("day")[:1]
+        ),
+    )
+
+
+def csv_rows(*, account: Account, today: date | None = None) -> list[list[Any]]:
+    """The account's ``RETENTION_DAYS``, oldest first: a line per day for all its keys, then
+    one per key that made requests that day."""
+    history = usage_history(account=account, days=RETENTION_DAYS, today=today)
+    prefixes = dict(ApiKey.objects.filter(pk__in=history.keys).values_list("pk", "prefix"))
+    lines: list[list[Any]] = [
+        ["date", "key", "admitted", "refused", "banned", "per_minute", "per_day"]
+    ]
+    for index, total in enumerate(history.days):
+        lines.append(_csv_line(total, "all keys"))
+        for key_id, series in history.keys.items():
+            day = series[index]
+            if day.admitted or day.refused or day.banned:
+                lines.append(_csv_line(day, prefixes.get(key_id, f"key {key_id}")))
+    return lines
+
+
+def _csv_line(day: UsageDay, key: str) -> list[Any]:
+    return [
+        day.day.isoformat(),
+        key,
+        day.admitted,
+        day.refused,
+        day.banned,
+        "" if day.per_minute is None else day.per_minute,
+        "" if day.per_day is None else day.per_day,
+    ]
