@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from pets.models import Category, PetStatus
 from pets.services import no_category
+from petstore.pagination import PageQuery
 from petstore.serializers import (
     Int64Field,
     QuerySerializer,
@@ -70,6 +71,10 @@ class PetListFilter(QuerySerializer):
     status = StrictChoiceField(
         choices=PetStatus.choices, required=False, help_text="Only animals with this status."
     )
+
+
+class PetListQuery(PetListFilter, PageQuery):
+    """Everything a listing of animals reads from its query string."""
 
 
 class CategorySerializer(serializers.Serializer):

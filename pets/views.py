@@ -12,7 +12,13 @@ from rest_framework.request import Request
 
 from apikeys.models import Scope
 from pets import selectors, services
-from pets.serializers import CategorySerializer, NewPetSerializer, PetListFilter, PetSerializer
+from pets.serializers import (
+    CategorySerializer,
+    NewPetSerializer,
+    PetListFilter,
+    PetListQuery,
+    PetSerializer,
+)
 from petstore import pagination
 from petstore.errors import Gone
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
@@ -54,10 +60,12 @@ class PetViewSet(viewsets.GenericViewSet):
         responses={200: OpenApiResponse(PetSerializer(many=True), "A page of animals.")},
     )
     def list(self, request: Request) -> HttpResponse:
-        status = PetListFilter.parse(request.query_params).get("status")
-        wanted = pagination.page(request)
+        query = PetListQuery.parse(request.query_params)
+        wanted = pagination.page(request, query, PetListQuery)
         # One more than the page holds: whether a next page exists, without a COUNT.
-        pets = selectors.pet_page(after=wanted.after, limit=wanted.limit + 1, status=status)
+        pets = selectors.pet_page(
+            after=wanted.after, limit=wanted.limit + 1, status=query.get("status")
+        )
         return pagination.page_response(request, wanted, pets)
 
     @extend_schema(

@@ -20,26 +20,27 @@ class ApiHttpMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not is_api_path(request.path_info):
-            response = self.get_response(request)
+            return self.get_response(request)
+        response = refusal(request) or self.get_response(request)
         # Django's own mark (@xframe_options_exempt): no X-Frame-Options on an API answer.
         response.xframe_options_exempt = True  # type: ignore[attr-defined]
         return response
-        try:
-            # ALLOWED_HOSTS, checked here since CommonMiddleware passes /v1 by
-            # (petstore.admin_middleware).
-            request.get_host()
-        except DisallowedHost:
-            return error_response(
-                400, "malformed_request", "The Host header names no host this service serves."
-            )
-        fields = request.META.get("QUERY_STRING", "").count("&") + 1
-        if fields > settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:
-            # Django would refuse them only when a view reads them; refused here for every path,
-            # the public schema included.
-            return error_response(
-                400, "malformed_request", "The request has too many query parameters."
-            )
-        response = self.get_response(request)
-        # Django's own mark (@xframe_options_exempt): no X-Frame-Options on an API answer.
-        response.xframe_options_exempt = True  # type: ignore[attr-defined]
-        return response
+
+
+def refusal(request: HttpRequest) -> HttpResponse | None:
+    try:
+        # ALLOWED_HOSTS, checked here since CommonMiddleware passes /v1 by
+        # (petstore.admin_middleware).
+        request.get_host()
+    except DisallowedHost:
+        return error_response(
+            400, "malformed_request", "The Host header names no host this service serves."
+        )
+    fields = request.META.get("QUERY_STRING", "").count("&") + 1
+    if fields > settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:
+        # Django would refuse them only when a view reads them; refused here for every path,
+        # the public schema included.
+        return error_response(
+            400, "malformed_request", "The request has too many query parameters."
+        )
+    return None

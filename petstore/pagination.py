@@ -14,7 +14,7 @@ import base64
 import hashlib
 import hmac
 from typing import Any, NamedTuple
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from rest_framework import serializers
@@ -37,6 +37,9 @@ class PageQuery(QuerySerializer):
 class Page(NamedTuple):
     limit: int
     after: int  # the last id of the previous page; 0 on the first
+    # The listing's own parameters as the client sent them, cursor aside: the next page's URL
+    # carries exactly these.
+    kept: tuple[tuple[str, str], ...] = ()
 
 
 def _mac(path: str, payload: str) -> str:
@@ -64,12 +67,15 @@ def decode_cursor(path: str, cursor: str) -> int:
     )
 
 
-def page(request: Request) -> Page:
-    """The page a listing request asks for (``limit``, ``cursor``), validated."""
-    query = PageQuery.parse(request.query_params)
+def page(request: Request, query: dict[str, Any], declared: type[PageQuery]) -> Page:
+    """The page that ``query`` (``declared.parse`` of the request's parameters) asks for."""
     cursor = query.get("cursor")
     after = decode_cursor(request.path, cursor) if cursor is not None else 0
-    return Page(limit=query["limit"], after=after)
+    params = request.query_params
+    kept = tuple(
+        (name, params[name]) for name in declared.names() if name != "cursor" and name in params
+    )
+    return Page(limit=query["limit"], after=after, kept=kept)
 
 
 def page_response(request: Request, page: Page, rows: list[dict[str, Any]]) -> JsonAnswer:
@@ -77,21 +83,11 @@ def page_response(request: Request, page: Page, rows: list[dict[str, Any]]) -> J
     headers = {}
     if len(rows) > page.limit:
         rows = rows[: page.limit]
-        headers["Link"] = f'<{_next_url(request, rows[-1]["id"])}>; rel="next"'
+        cursor = encode_cursor(request.path, rows[-1]["id"])
+        query = urlencode([*page.kept, ("cursor", cursor)])
+        url = f"{request.scheme}://{request.get_host()}{quote(request.path)}?{query}"
+        headers["Link"] = f'<{url}>; rel="next"'
     return JsonAnswer(rows, headers=headers)
-
-
-def _next_url(request: Request, after: int) -> str:
-    # The request's own query string, cursor replaced, every other parameter kept as sent.
-    kept = [
-        part
-        for part in request.META.get("QUERY_STRING", "").split("&")
-        if part and not part.startswith("cursor=")
-    ]
-    # The cursor quoted: its MAC is URL-safe base64, so only the colon needs it.
-    cursor = encode_cursor(request.path, after).replace(":", "%3A", 1)
-    query = "&".join([*kept, f"cursor={cursor}"])
-    return f"{request.scheme}://{request.get_host()}{quote(request.path)}?{query}"
 
 
 def schema_parameters() -> list[dict[str, Any]]:

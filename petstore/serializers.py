@@ -128,11 +128,21 @@ class QuerySerializer(serializers.Serializer):
     _shared_fields: dict[type, Any] = {}
 
     @classmethod
-    def parse(cls, query_params: Any) -> dict[str, Any]:
+    def _fields(cls) -> Any:
         fields = cls._shared_fields.get(cls)
         if fields is None:
             # Bound once; field validation keeps no state between calls.
             fields = cls._shared_fields[cls] = cls().fields
+        return fields
+
+    @classmethod
+    def names(cls) -> list[str]:
+        """The parameters, by name, in their declared order."""
+        return list(cls._fields())
+
+    @classmethod
+    def parse(cls, query_params: Any) -> dict[str, Any]:
+        fields = cls._fields()
         values, errors = {}, {}
         for name, field in fields.items():
             if name not in query_params:

@@ -150,9 +150,9 @@ MIDDLEWARE = [
     # Django's middleware for browsers; petstore's own subclasses pass /v1 straight on.
     "petstore.admin_middleware.SessionMiddleware",
     "petstore.admin_middleware.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
     "petstore.admin_middleware.AuthenticationMiddleware",
     "petstore.admin_middleware.MessageMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Where an API request is admitted: key, limits, 429s, the limit's headers.
     "apikeys.admission.middleware.AdmissionMiddleware",

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from petstore.pagination import PageQuery
 from petstore.serializers import (
     Int64Field,
     QuerySerializer,
@@ -38,3 +39,7 @@ class OrderListFilter(QuerySerializer):
     status = StrictChoiceField(
         choices=OrderStatus.choices, required=False, help_text="Only orders with this status."
     )
+
+
+class OrderListQuery(OrderListFilter, PageQuery):
+    """Everything a listing of orders reads from its query string."""

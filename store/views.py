@@ -16,7 +16,12 @@ from petstore.parsers import json_object
 from petstore.serializers import PATH_ID_SCHEMA
 from store import selectors, services
 from store.models import Order
-from store.serializers import NewOrderSerializer, OrderListFilter, OrderSerializer
+from store.serializers import (
+    NewOrderSerializer,
+    OrderListFilter,
+    OrderListQuery,
+    OrderSerializer,
+)
 
 ORDER_ID = OpenApiParameter(
     "orderId", PATH_ID_SCHEMA, OpenApiParameter.PATH, description="The ID of the order."
@@ -46,13 +51,13 @@ class OrderViewSet(viewsets.GenericViewSet):
         responses={200: OpenApiResponse(OrderSerializer(many=True), "A page of orders.")},
     )
     def list(self, request: Request) -> HttpResponse:
-        status = OrderListFilter.parse(request.query_params).get("status")
-        wanted = pagination.page(request)
+        query = OrderListQuery.parse(request.query_params)
+        wanted = pagination.page(request, query, OrderListQuery)
         orders = selectors.order_page(
             account_id=caller_account(request).pk,
             after=wanted.after,
             limit=wanted.limit + 1,
-            status=status,
+            status=query.get("status"),
         )
         return pagination.page_response(request, wanted, OrderSerializer(orders, many=True).data)
 
