@@ -18,7 +18,6 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from datetime import datetime
 from typing import NamedTuple
 
 from django.conf import settings
@@ -53,14 +52,10 @@ class KeyRing:
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._lock = threading.Lock()
 
-    def cached(self, digest: str, now: datetime) -> Found | None:
-        """The key of ``digest`` from the cache, if it is there and usable at ``now``.
-
-        Only a usable key is served from the cache: one refused there is read again, since it
-        may have been restored (a reactivated account) after it was cached.
-        """
+    def cached(self, digest: str) -> Found | None:
+        """The key of ``digest`` from the cache, if it is there."""
         entry = self._get(digest)
-        if entry is None or entry.api_key.refusal_reason(now) is not None:
+        if entry is None:
             return None
         return Found(entry.api_key, entry.generation)
 

@@ -372,6 +372,16 @@ class ApiKey(models.Model):
         """Why this key may not be used at ``now``, or None when it may."""
         return _REFUSALS.get(self.state(now))
 
+    def use(self, now: datetime, origin: str | None) -> KeyRefusal | None:
+        """Why this key may not be used at ``now`` from ``origin``, or None when it may; a use
+        that may is recorded (``touch``)."""
+        if (reason := self.refusal_reason(now)) is not None:
+            return KeyRefusal(reason, foreign_origin=False)
+        if (reason := self.origin_refusal(origin)) is not None:
+            return KeyRefusal(reason, foreign_origin=True)
+        self.touch(now)
+        return None
+
     def touch(self, now: datetime) -> None:
         """Record use, at most once per LAST_USED_RESOLUTION across all processes."""
         stale_before = now - LAST_USED_RESOLUTION
@@ -381,6 +391,11 @@ class ApiKey(models.Model):
             Q(last_used_at__isnull=True) | Q(last_used_at__lte=stale_before), pk=self.pk
         ).update(last_used_at=now)
         self.last_used_at = now
+
+
+class KeyRefusal(NamedTuple):
+    reason: str
+    foreign_origin: bool  # the key is usable, but not from the web origin the request came from
 
 
 class KeyState(models.TextChoices):

@@ -9,7 +9,8 @@ Starts, on loopback, the production configuration (gunicorn, PostgreSQL, Redis) 
 seeds 10,000 pets and an Enterprise key whose limits never interfere, then drives each variant
 with wrk, alternating stack and floor round by round so that both see the same machine, and
 reports medians and the ratios stack / floor. Also: the list at 1,000 and 1,000,000 pets (and
-its query plan), and a worker's memory after 10k and 50k requests.
+its query plan), and a worker's memory after 10k and 50k requests, with /readyz probed every
+second and one admin sign-in, as a deployed worker serves them.
 
 Writes bench/results/latest.json. Ratios, not absolute figures, are what hold from one machine
 (or one noisy minute) to the next.
@@ -18,6 +19,7 @@ Writes bench/results/latest.json. Ratios, not absolute figures, are what hold fr
 from __future__ import annotations
 
 import argparse
+import http.cookiejar
 import json
 import os
 import re
@@ -27,7 +29,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -66,7 +71,10 @@ SERVER_ENV = {
     "DEBUG": "0",
     "ALLOWED_HOSTS": "127.0.0.1,localhost",
     "LOG_LEVEL": "WARNING",
+    # The memory run signs in to the admin over plain HTTP.
+    "SECURE_COOKIES": "0",
 }
+ADMIN_USER, ADMIN_PASSWORD = "bench-admin", "bench-admin-password-0123456789"
 
 
 @dataclass
@@ -140,6 +148,61 @@ def issue_key() -> str:
         env=SERVER_ENV,
     )
     return output.strip().splitlines()[-1]
+
+
+def create_admin() -> None:
+    sh(
+        PYTHON,
+        "manage.py",
+        "createsuperuser",
+        "--noinput",
+        "--username",
+        ADMIN_USER,
+        "--email",
+        "bench@example.com",
+        env={**SERVER_ENV, "DJANGO_SUPERUSER_PASSWORD": ADMIN_PASSWORD},
+    )
+
+
+def admin_sign_in(name: str) -> int:
+    """Sign in to the admin as a person does (the form, its CSRF token, the POST): the status
+    of the answer to the POST, 302 when it worked."""
+    base = f"http://127.0.0.1:{PORTS[name]}/admin/login/"
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _NoRedirects())
+    form = opener.open(base, timeout=10).read().decode()
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
+    assert found, "no CSRF token on the admin's sign-in page"
+    body = urllib.parse.urlencode(
+        {"csrfmiddlewaretoken": found[1], "username": ADMIN_USER, "password": ADMIN_PASSWORD}
+    ).encode()
+    request = urllib.request.Request(base, data=body, headers={"Referer": base})
+    try:
+        return opener.open(request, timeout=10).status
+    except urllib.error.HTTPError as answer:
+        return answer.code
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+class Prober(threading.Thread):
+    """GET /readyz once a second, as a load balancer does, until stopped."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(daemon=True)
+        self.port = PORTS[name]
+        self.stopped = threading.Event()
+        self.ready = 0
+
+    def run(self) -> None:
+        while not self.stopped.wait(1.0):
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{self.port}/readyz", timeout=5
+            ) as answer:
+                self.ready += answer.status == 200
 
 
 def start(name: str) -> subprocess.Popen[bytes]:
@@ -265,6 +328,7 @@ def main() -> None:
     print(f"Preparing {BENCH_DB} and 10,000 pets …", flush=True)
     install_production_environment()
     prepare_database()
+    create_admin()
     seed_pets(10_000)
     key = issue_key()
     servers = {name: start(name) for name in PORTS}
@@ -335,16 +399,24 @@ def measure(
     # the memory and scale runs restart the stack and reseed the pets.
     rows = measure_variants(servers, key, options)
     front = measure_front(key, options)
-    # Memory: a fresh stack, then 10k and 50k requests of the hot path.
+    # Memory, as deployed: a fresh stack, one admin sign-in, /readyz probed every second, and
+    # 10k then 50k requests of the hot path.
     servers["stack"].send_signal(signal.SIGTERM)
     servers["stack"].wait(timeout=30)
     servers["stack"] = start("stack")
+    signed_in = admin_sign_in("stack")
+    prober = Prober("stack")
+    prober.start()
     served, rss = 0, {}
     for target in (10_000, 50_000):
         while served < target:
             served += wrk("stack", "GET", "/v1/pets?limit=20", key, 4).requests
         rss[target] = worker_rss_mb(servers["stack"])
+    prober.stopped.set()
+    prober.join()
     memory = {
+        "admin_sign_in_status": signed_in,
+        "readyz_probes_ok": prober.ready,
         "requests": served,
         "rss_mb_after_10k": round(rss[10_000], 1),
         "rss_mb_after_50k": round(rss[50_000], 1),

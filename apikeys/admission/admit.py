@@ -58,27 +58,25 @@ def bearer_token(request: HttpRequest) -> str | None:
 def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admission | None:
     """The admission of a request with this key, or None when a key from the cache turned out
     to need a fresh read."""
-    now = timezone.now()
-    digest = keys.digest(token)
+    digest = keys.digest_if_well_formed(token)
+    if digest is None:
+        return _by_address(request, AuthenticationFailed("This is not a valid API key."))
     try:
-        found = keyring.cached(digest, now) if use_cache else None
+        found = keyring.cached(digest) if use_cache else None
         from_cache = found is not None
         if found is None:
-            if not keys.is_well_formed(token):
-                return _by_address(request, AuthenticationFailed("This is not a valid API key."))
             found = keyring.read(digest)
         api_key = found.api_key
         if api_key is None:
             return _by_address(request, AuthenticationFailed("This API key is not recognised."))
-        # The cache serves only keys usable now, so only a fresh read can find one that is not.
-        if not from_cache and (reason := api_key.refusal_reason(now)) is not None:
-            return _by_address(request, AuthenticationFailed(reason), api_key.origin_set)
-        if (reason := api_key.origin_refusal(request.META.get("HTTP_ORIGIN"))) is not None:
-            # A cached key may predate a change of its origins: only a fresh read refuses.
+        refusal = api_key.use(timezone.now(), request.META.get("HTTP_ORIGIN"))
+        if refusal is not None:
+            # A cached key may predate its restoring (a reactivated account) or a change of its
+            # origins: only a fresh read refuses.
             if from_cache:
                 return None
-            return _by_address(request, ForeignOrigin(reason), api_key.origin_set)
-        api_key.touch(now)
+            error = ForeignOrigin if refusal.foreign_origin else AuthenticationFailed
+            return _by_address(request, error(refusal.reason), api_key.origin_set)
     except DatabaseError as exc:
         # The view answers 503; meanwhile the caller is limited by address.
         unavailable = ServiceUnavailable()

@@ -65,18 +65,20 @@ class Keys(NamedTuple):
         """``prefix``: of every name (``settings.REDIS_KEY_PREFIX``)."""
         minute, day = int(now // MINUTE), int(now // DAY)
         base = f"{prefix}rl:{subject.tag}"
+        caller = f"{base}:{subject.caller}"
+        account_id = subject.account_id
         return cls(
-            minute=f"{base}:m{minute}",
-            day=f"{base}:d{day}",
-            strikes=f"{base}:{subject.caller}:strikes:m{minute}",
-            ban=f"{base}:{subject.caller}:ban",
-            bans=f"{base}:{subject.caller}:bans",
-            refused=f"{base}:refused:d{day}",
-            generation=f"{prefix}{KEY_GENERATION}",
-            peeks=f"{base}:{subject.caller}:peeks:m{minute}",
+            f"{base}:m{minute}",
+            f"{base}:d{day}",
+            f"{caller}:strikes:m{minute}",
+            f"{caller}:ban",
+            f"{caller}:bans",
+            f"{base}:refused:d{day}",
+            f"{prefix}{KEY_GENERATION}",
+            f"{caller}:peeks:m{minute}",
             # Only accounts have tallies; a subject without one names none.
-            usage=usage_name(subject.account_id, day, prefix) if subject.account_id else "",
-            usage_index=usage_index_name(day, prefix),
+            usage_name(account_id, day, prefix) if account_id else "",
+            usage_index_name(day, prefix),
         )
 
 
@@ -94,15 +96,16 @@ class Args(NamedTuple):
     def of(cls, subject: Subject, generation: str = "") -> Args:
         policy = subject.policy
         strikes = BAN_STRIKES if policy.bans else 0
+        account_id = subject.account_id
         # Accounts' requests with a key are tallied for the usage history; addresses are not.
-        if subject.caller.startswith("k") and subject.account_id:
+        if account_id and subject.caller.startswith("k"):
             return cls(
                 policy.per_minute,
                 policy.per_day or 0,
                 strikes,
                 generation,
                 subject.caller,
-                subject.account_id,
+                account_id,
             )
         return cls(policy.per_minute, policy.per_day or 0, strikes, generation)
 

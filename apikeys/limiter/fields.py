@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 def policy_field(windows: tuple[Window, ...]) -> str:
     """The RateLimit-Policy field of ``windows``: their names, quotas and lengths."""
-    return ", ".join(f'"{w.name}";q={w.limit};w={w.seconds}' for w in windows)
+    return ", ".join([f'"{w.name}";q={w.limit};w={w.seconds}' for w in windows])
 
 
 def header_fields(

@@ -21,10 +21,12 @@ class Script:
     argv: tuple[type[tuple[Any, ...]], ...]  # the tuples of its ARGV, in order
 
     def arguments(self, keys: Keys, *argv: tuple[Any, ...]) -> list[Any]:
-        """EVALSHA's arguments but the name: the keys, then each of ``argv``'s fields."""
-        if tuple(map(type, argv)) != self.argv:
-            raise TypeError(f"the script takes {self.argv}, not {tuple(map(type, argv))}")
-        return [len(keys), *keys, *(value for values in argv for value in values)]
+        """EVALSHA's arguments but the name: the keys, then each of ``argv``'s fields, ``argv``
+        being one of each of the script's tuples, in order."""
+        arguments = [len(keys), *keys]
+        for values in argv:
+            arguments += values
+        return arguments
 
 
 def load(name: str, argv: tuple[type[tuple[Any, ...]], ...], **constants: Any) -> Script:
