@@ -8,9 +8,9 @@ from rest_framework import viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apikeys.authentication import caller_account
 from apikeys.admission.admit import RATE_LIMIT_READS_PER_MINUTE
 from apikeys.admission.result import admission_of
+from apikeys.authentication import caller_account
 from apikeys.scopes import HasScope, SecretKeysOnly
 from apikeys.serializers import RateLimitSerializer, UsageDaySerializer, UsageQuery
 from apikeys.usage import usage_history

@@ -8,25 +8,23 @@ clickjacking protection stay Django's own classes, which its deploy checks look 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAuthentication
 from django.contrib.messages.middleware import MessageMiddleware as DjangoMessages
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessions
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.middleware.common import CommonMiddleware as DjangoCommon
+from django.utils.deprecation import MiddlewareMixin
 
 from petstore.errors import is_api_path
 
 
-class SkippedUnderApi:
-    get_response: Callable[[HttpRequest], HttpResponse]
-
+class SkippedUnderApi(MiddlewareMixin):
     def __call__(self, request: HttpRequest) -> Any:
         if is_api_path(request.path_info):
             return self.get_response(request)
-        return super().__call__(request)  # type: ignore[misc]
+        return super().__call__(request)
 
 
 class SessionMiddleware(SkippedUnderApi, DjangoSessions):

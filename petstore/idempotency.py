@@ -139,8 +139,10 @@ def idempotent(action: Action) -> Callable[..., HttpResponse]:
             raise exceptions.ValidationError(
                 {HEADER: [f"Must be 1 to {MAX_KEY_LENGTH} characters."]}
             )
-        # The caller: the account of the key, as authenticated before any action runs.
+        # The caller: the account of the key, authenticated before any action runs.
         account_id = request.user.pk
+        if account_id is None:
+            raise exceptions.NotAuthenticated()
         try:
             record = _claim(account_id, key, _fingerprint(request, json_object(request)))
         except _Replay as replay:

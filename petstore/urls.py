@@ -5,7 +5,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from django.utils.module_loading import import_string
 from django.views.generic import RedirectView
 
@@ -32,7 +32,7 @@ def on_first_request(view_class: str, **initkwargs: Any) -> Callable[..., HttpRe
 
 
 # The apps' URLs, named by module so that the project imports none of them.
-v1 = [
+v1: list[URLPattern | URLResolver] = [
     path("", include("pets.urls")),
     path("", include("store.urls")),
     path("", include("apikeys.urls")),

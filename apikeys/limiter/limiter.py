@@ -3,6 +3,7 @@ otherwise), and what the backend's outcome means for the request."""
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -31,6 +32,15 @@ from apikeys.usage.tallies import in_memory
 from petstore import redis
 
 T = TypeVar("T")
+
+
+@functools.lru_cache(maxsize=10_000)
+def _counting(subject: Subject, generation: str, minute: int, prefix: str) -> tuple[Keys, Args]:
+    """``subject``'s counters' names and its check's arguments, the same all minute long:
+    naming them is a good part of a check's own work."""
+    return Keys.of(subject, minute * MINUTE, prefix), Args.of(subject, generation)
+
+
 Backend = RedisBackend | MemoryBackend
 
 
@@ -61,8 +71,7 @@ class Limiter:
         """
         now = time.time()
         second = int(now)
-        keys = Keys.of(subject, now, settings.REDIS_KEY_PREFIX)
-        args = Args.of(subject, generation)
+        keys, args = _counting(subject, generation, int(now // MINUTE), settings.REDIS_KEY_PREFIX)
         outcome: Outcome = self._on_counters(lambda backend: backend.run(keys, args, second))
         verdict = outcome.verdict
         if verdict == Verdict.STALE_KEY:

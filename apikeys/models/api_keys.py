@@ -1,129 +1,27 @@
+"""API keys: what each may do, from where, and whether it may be used now."""
+
 from __future__ import annotations
 
 import hmac
 from collections.abc import Callable, Iterable
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.functional import cached_property
 
 from apikeys import keys
 
 if TYPE_CHECKING:
-    from django.db.models.fields.related_descriptors import RelatedManager
+    pass
 
-# Written at most this often, so that a busy key does not turn every request into a write.
+from apikeys.models.accounts import Account
+from apikeys.origins import normalize_origins
+
 LAST_USED_RESOLUTION = timedelta(minutes=1)
-
-
-class PlanCode(models.TextChoices):
-    FREE = "free", "Free"
-    PRO = "pro", "Pro"
-    BUSINESS = "business", "Business"
-    ENTERPRISE = "enterprise", "Enterprise"
-
-
-class Plan(models.Model):
-    """A price tier and its request limits. Enterprise has none of its own: see Account."""
-
-    code = models.CharField(max_length=32, choices=PlanCode.choices, unique=True)
-    name = models.CharField(max_length=64)
-    requests_per_minute = models.PositiveIntegerField(null=True, blank=True)
-    requests_per_day = models.PositiveIntegerField(null=True, blank=True)
-
-    class Meta:
-        ordering = ("id",)
-
-    def __str__(self) -> str:
-        return self.name
-
-    @property
-    def has_custom_limits(self) -> bool:
-        return self.code == PlanCode.ENTERPRISE
-
-
-class Limits(NamedTuple):
-    per_minute: int
-    per_day: int
-
-
-class Account(models.Model):
-    """A customer: holds a plan and any number of keys. Limits are counted per account."""
-
-    name = models.CharField(max_length=255)
-    email = models.EmailField(blank=True)
-    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="accounts")
-    custom_requests_per_minute = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Enterprise only: requests per minute."
-    )
-    custom_requests_per_day = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Enterprise only: requests per UTC day."
-    )
-    suspended_at = models.DateTimeField(
-        null=True, blank=True, help_text="A suspended account's keys are all refused."
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    if TYPE_CHECKING:
-        api_keys: RelatedManager[ApiKey]
-
-    class Meta:
-        ordering = ("id",)
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(custom_requests_per_minute__isnull=True)
-                | Q(custom_requests_per_minute__gt=0),
-                name="account_custom_per_minute_positive",
-            ),
-            models.CheckConstraint(
-                condition=Q(custom_requests_per_day__isnull=True)
-                | Q(custom_requests_per_day__gt=0),
-                name="account_custom_per_day_positive",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    # Lets DRF's IsAuthenticated accept the account as the request's user.
-    is_authenticated = True
-
-    @property
-    def is_suspended(self) -> bool:
-        return self.suspended_at is not None
-
-    def clean(self) -> None:
-        super().clean()
-        if self.plan_id is None:
-            return
-        if self.plan.has_custom_limits:
-            errors = {}
-            for field in ("custom_requests_per_minute", "custom_requests_per_day"):
-                value = getattr(self, field)
-                if value is None:
-                    errors[field] = "An Enterprise account needs both custom limits."
-                elif value < 1:
-                    errors[field] = "Limits must be positive."
-            if errors:
-                raise ValidationError(errors)
-
-    @property
-    def limits(self) -> Limits:
-        if self.plan.has_custom_limits:
-            per_minute, per_day = self.custom_requests_per_minute, self.custom_requests_per_day
-        else:
-            per_minute, per_day = self.plan.requests_per_minute, self.plan.requests_per_day
-        if per_minute is None or per_day is None:
-            # An Enterprise account saved without limits (clean() prevents it in the admin and
-            # the command); refuse everything rather than allow everything.
-            return Limits(per_minute=0, per_day=0)
-        return Limits(per_minute=per_minute, per_day=per_day)
 
 
 class KeyKind(models.TextChoices):
@@ -144,64 +42,6 @@ ALL_SCOPES: tuple[str, ...] = tuple(Scope.values)
 READ_SCOPES: tuple[str, ...] = tuple(scope for scope in ALL_SCOPES if scope.endswith(":read"))
 # What a publishable key gets unless told otherwise: a widget shows animals.
 PUBLISHABLE_DEFAULT_SCOPES: tuple[str, ...] = (Scope.PETS_READ.value,)
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def normalize_origin(value: str) -> str:
-    """A web origin as browsers send it in ``Origin``: ``scheme://host[:port]``, lower case, no
-    default port. Anything else (a path, a query, credentials, another scheme) is refused, so
-    that what an account manager typed can be compared exactly with what a browser sends."""
-    text = value.strip()
-    invalid = ValidationError(
-        f"{text!r} is not a web origin: give scheme://host[:port], e.g. https://shelter.example."
-    )
-    try:
-        parts = urlsplit(text)
-        port = parts.port
-    except ValueError:
-        raise invalid from None
-    scheme, host = parts.scheme.lower(), parts.hostname
-    if (
-        scheme not in _DEFAULT_PORTS
-        or not host
-        or parts.username is not None
-        or parts.password is not None
-        or parts.path not in ("", "/")
-        or parts.query
-        or parts.fragment
-        or "*" in host
-    ):
-        raise invalid
-    try:
-        host = host.encode("idna").decode("ascii") if not host.isascii() else host
-    except UnicodeError:
-        raise invalid from None
-    if ":" in host:  # IPv6, which an origin writes in brackets
-        host = f"[{host}]"
-    if port is not None and port != _DEFAULT_PORTS[scheme]:
-        return f"{scheme}://{host}:{port}"
-    return f"{scheme}://{host}"
-
-
-def normalize_origins(values: Iterable[str]) -> list[str]:
-    """Each origin normalized, duplicates dropped, in the order given."""
-    normalized: list[str] = []
-    errors: list[ValidationError] = []
-    for value in values:
-        if not value.strip():
-            continue
-        try:
-            origin = normalize_origin(value)
-        except ValidationError as exc:
-            errors.append(exc)
-            continue
-        if origin not in normalized:
-            normalized.append(origin)
-    if errors:
-        raise ValidationError(errors)
-    return normalized
-
-
 _REFUSALS = {
     "revoked": "This API key has been revoked.",
     "expired": "This API key has expired.",
@@ -434,86 +274,3 @@ _PRECEDENCE = (
         lambda now: Q(account__suspended_at__isnull=False),
     ),
 )
-
-
-class BanQuerySet(models.QuerySet["Ban"]):
-    def current(self, now: datetime) -> BanQuerySet:
-        """Bans in force at ``now``: not lifted, not yet over (as ``Ban.in_force``)."""
-        return self.filter(lifted_at__isnull=True, ends_at__gt=now)
-
-
-class Ban(models.Model):
-    """A key that kept calling while limited is refused until ``ends_at``, unless lifted."""
-
-    api_key = models.ForeignKey(ApiKey, on_delete=models.CASCADE, related_name="bans")
-    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="bans")
-    started_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
-    reason = models.CharField(max_length=255)
-    lifted_at = models.DateTimeField(null=True, blank=True)
-    lifted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-
-    objects = BanQuerySet.as_manager()
-
-    class Meta:
-        ordering = ("-started_at",)
-
-    def __str__(self) -> str:
-        return f"Ban of {self.api_key} until {self.ends_at:%Y-%m-%d %H:%M} UTC"
-
-    def in_force(self, now: datetime) -> bool:
-        return self.lifted_at is None and self.ends_at > now
-
-    @property
-    def is_active(self) -> bool:
-        return self.in_force(timezone.now())
-
-
-class DailyUsageQuerySet(models.QuerySet["DailyUsage"]):
-    def between(self, first: date, last: date) -> DailyUsageQuerySet:
-        return self.filter(day__gte=first, day__lte=last)
-
-
-class DailyUsage(models.Model):
-    """One key's requests on one UTC day, copied from the limiter's tallies in Redis by the
-    roll-up (``apikeys.usage``); an account's day is the sum of its keys'. Days without
-    requests have no row.
-
-    ``epoch`` names the life of the Redis hash the counts came from, and the ``*_base`` columns
-    hold what earlier lives had counted that day, so that a Redis that restarts empty mid-day
-    adds to the day instead of replacing it.
-    """
-
-    day = models.DateField()
-    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="daily_usage")
-    api_key = models.ForeignKey(ApiKey, on_delete=models.CASCADE, related_name="daily_usage")
-    admitted = models.PositiveBigIntegerField(default=0)
-    refused = models.PositiveBigIntegerField(default=0, help_text="Refused: rate limited.")
-    banned = models.PositiveBigIntegerField(default=0, help_text="Refused: the key was banned.")
-    # The account's limits that day, as the limiter recorded them with its tallies.
-    per_minute = models.PositiveIntegerField()
-    per_day = models.PositiveIntegerField()
-    epoch = models.CharField(max_length=32)
-    admitted_base = models.PositiveBigIntegerField(default=0)
-    refused_base = models.PositiveBigIntegerField(default=0)
-    banned_base = models.PositiveBigIntegerField(default=0)
-    rolled_up_at = models.DateTimeField()
-
-    objects = DailyUsageQuerySet.as_manager()
-
-    class Meta:
-        ordering = ("day", "api_key")
-        verbose_name_plural = "daily usage"
-        constraints = [
-            models.UniqueConstraint(fields=("day", "api_key"), name="daily_usage_one_per_key_day")
-        ]
-        indexes = [models.Index(fields=("account", "day"), name="daily_usage_account_day")]
-
-    def __str__(self) -> str:
-        return f"{self.api_key_id} on {self.day}: {self.admitted} admitted"
