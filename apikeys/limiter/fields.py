@@ -5,10 +5,22 @@ never disagree."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from apikeys.limiter.policy import Window
+
+class Window(Protocol):
+    """What the fields say of a window (``apikeys.limiter.policy.Window``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def limit(self) -> int: ...
+    @property
+    def remaining(self) -> int: ...
+    @property
+    def reset(self) -> int: ...
+    @property
+    def seconds(self) -> int: ...
 
 
 def policy_field(windows: tuple[Window, ...]) -> str:
