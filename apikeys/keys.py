@@ -71,12 +71,6 @@ def digest(raw: str) -> str:
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
-def digest_if_well_formed(raw: str) -> str | None:
-    """The digest of ``raw``, the name it is stored under, or None when ``raw`` cannot be a key:
-    a token of the wrong shape is refused without being looked up."""
-    return digest(raw) if is_well_formed(raw) else None
-
-
 def display_prefix(raw: str) -> str:
     """The part of a key that may be shown in lists and logs to tell keys apart."""
     return raw[: len(key_prefix(publishable=is_publishable(raw))) + DISPLAY_BODY_CHARS]

@@ -88,6 +88,17 @@ class RedisClient:
         """Send one command and return its reply (bytes, int, list, or None)."""
         return self.execute_packed(hiredis.pack_command(command))  # type: ignore[arg-type]
 
+    def evalsha(self, sha: str, source: str, *arguments: str | int | bytes) -> Any:
+        """Run the script named ``sha``, loading ``source`` first if this server does not know
+        it yet (it is new, or restarted)."""
+        try:
+            return self.execute("EVALSHA", sha, *arguments)
+        except ReplyError as exc:
+            if not str(exc).startswith("NOSCRIPT"):
+                raise
+        self.execute("SCRIPT", "LOAD", source)
+        return self.execute("EVALSHA", sha, *arguments)
+
     def execute_packed(self, packed: bytes) -> Any:
         """``execute`` for a command already in the protocol's form (RESP)."""
         with self._lock:

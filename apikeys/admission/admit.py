@@ -58,13 +58,15 @@ def bearer_token(request: HttpRequest) -> str | None:
 def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admission | None:
     """The admission of a request with this key, or None when a key from the cache turned out
     to need a fresh read."""
-    digest = keys.digest_if_well_formed(token)
-    if digest is None:
-        return _by_address(request, AuthenticationFailed("This is not a valid API key."))
+    digest = keys.digest(token)
     try:
         found = keyring.cached(digest) if use_cache else None
         from_cache = found is not None
         if found is None:
+            # Not a key this process holds: its shape first, then PostgreSQL. (A cached key had
+            # its shape checked when it was read.)
+            if not keys.is_well_formed(token):
+                return _by_address(request, AuthenticationFailed("This is not a valid API key."))
             found = keyring.read(digest)
         api_key = found.api_key
         if api_key is None:

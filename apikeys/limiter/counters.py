@@ -15,7 +15,6 @@ from apikeys.limiter.policy import (
     DAY,
     MINUTE,
     Subject,
-    Verdict,
 )
 from apikeys.usage.tallies import USAGE_GRACE_SECONDS, usage_index_name, usage_name
 
@@ -135,7 +134,7 @@ class PeekArgs(NamedTuple):
 class Outcome(NamedTuple):
     """What a backend returns for one check."""
 
-    verdict: Verdict
+    verdict: int  # a Verdict
     minute: int  # the minute window's count after the check
     day: int
     ban_ends_at: int = 0
@@ -146,7 +145,7 @@ class Peeked(NamedTuple):
     """What a backend returns for one peek: the peek's own verdict and count (ADMITTED,
     REFUSED or STALE_KEY), and the subject's windows and ban, untouched."""
 
-    verdict: Verdict
+    verdict: int  # a Verdict
     peeks: int
     minute: int
     day: int
