@@ -43,7 +43,6 @@ class Found(NamedTuple):
 class _Entry(NamedTuple):
     api_key: ApiKey
     generation: str
-    outages: int
     cached_at: float
 
 
@@ -75,7 +74,7 @@ class KeyRing:
             entry = self._entries.get(digest)
             if entry is None:
                 return None
-            if entry.outages != _outages() or time.monotonic() - entry.cached_at > MAX_AGE_SECONDS:
+            if time.monotonic() - entry.cached_at > MAX_AGE_SECONDS:
                 del self._entries[digest]
                 return None
             self._entries.move_to_end(digest)
@@ -83,7 +82,7 @@ class KeyRing:
 
     def _put(self, digest: str, api_key: ApiKey, generation: str) -> None:
         with self._lock:
-            self._entries[digest] = _Entry(api_key, generation, _outages(), time.monotonic())
+            self._entries[digest] = _Entry(api_key, generation, time.monotonic())
             self._entries.move_to_end(digest)
             while len(self._entries) > MAX_ENTRIES:
                 self._entries.popitem(last=False)
@@ -126,8 +125,3 @@ def new_key_generation() -> None:
 
 def _generation_name() -> str:
     return settings.REDIS_KEY_PREFIX + KEY_GENERATION
-
-
-def _outages() -> int:
-    client = redis.client()
-    return client.outages if client is not None else 0

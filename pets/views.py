@@ -61,7 +61,7 @@ class PetViewSet(viewsets.GenericViewSet):
     )
     def list(self, request: Request) -> HttpResponse:
         query = PetListQuery.parse(request.query_params)
-        wanted = pagination.page(request, query, PetListQuery)
+        wanted = pagination.page(request, query)
         # One more than the page holds: whether a next page exists, without a COUNT.
         pets = selectors.pet_page(
             after=wanted.after, limit=wanted.limit + 1, status=query.get("status")

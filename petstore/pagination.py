@@ -67,14 +67,13 @@ def decode_cursor(path: str, cursor: str) -> int:
     )
 
 
-def page(request: Request, query: dict[str, Any], declared: type[PageQuery]) -> Page:
-    """The page that ``query`` (``declared.parse`` of the request's parameters) asks for."""
+def page(request: Request, query: dict[str, Any]) -> Page:
+    """The page that ``query`` (a ``PageQuery``'s parse of the request's parameters) asks for."""
     cursor = query.get("cursor")
     after = decode_cursor(request.path, cursor) if cursor is not None else 0
     params = request.query_params
-    kept = tuple(
-        (name, params[name]) for name in declared.names() if name != "cursor" and name in params
-    )
+    # ``query`` holds every parameter the listing declares, given or defaulted.
+    kept = tuple((name, params[name]) for name in query if name != "cursor" and name in params)
     return Page(limit=query["limit"], after=after, kept=kept)
 
 

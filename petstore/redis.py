@@ -43,6 +43,10 @@ class ConnectionFailed(RedisError):
     pass
 
 
+class Unavailable(RedisError):
+    """No Redis to ask: none is configured, or an outage rests."""
+
+
 class ReplyError(RedisError):
     """Redis answered with an error (``NOSCRIPT …``, ``WRONGTYPE …``)."""
 
@@ -90,7 +94,17 @@ class RedisClient:
 
     def evalsha(self, sha: str, source: str, *arguments: str | int | bytes) -> Any:
         """Run the script named ``sha``, loading ``source`` first if this server does not know
-        it yet (it is new, or restarted)."""
+        it yet (it is new, or restarted). A failure starts an outage (``failed``), an answer
+        ends one, as for ``or_else``."""
+        try:
+            reply = self._evalsha(sha, source, arguments)
+        except RedisError as exc:
+            self.failed(exc)
+            raise
+        self.answered()
+        return reply
+
+    def _evalsha(self, sha: str, source: str, arguments: tuple[str | int | bytes, ...]) -> Any:
         try:
             return self.execute("EVALSHA", sha, *arguments)
         except ReplyError as exc:
@@ -254,6 +268,15 @@ def client() -> RedisClient | None:
             shared.close()
         timeout = settings.REDIS_TIMEOUT_SECONDS
         shared = _shared = RedisClient(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+    return shared
+
+
+def usable() -> RedisClient:
+    """The process's client while Redis may be asked; ``Unavailable`` without Redis (embedded
+    mode) or while an outage rests."""
+    shared = client()
+    if shared is None or shared.resting():
+        raise Unavailable("no Redis to ask now")
     return shared
 
 

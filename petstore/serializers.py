@@ -136,11 +136,6 @@ class QuerySerializer(serializers.Serializer):
         return fields
 
     @classmethod
-    def names(cls) -> list[str]:
-        """The parameters, by name, in their declared order."""
-        return list(cls._fields())
-
-    @classmethod
     def parse(cls, query_params: Any) -> dict[str, Any]:
         fields = cls._fields()
         values, errors = {}, {}

@@ -54,7 +54,7 @@ class OrderViewSet(viewsets.GenericViewSet):
     )
     def list(self, request: Request) -> HttpResponse:
         query = OrderListQuery.parse(request.query_params)
-        wanted = pagination.page(request, query, OrderListQuery)
+        wanted = pagination.page(request, query)
         orders = selectors.order_page(
             account_id=caller_account(request).pk,
             after=wanted.after,

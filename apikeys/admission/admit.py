@@ -24,8 +24,7 @@ from rest_framework.exceptions import APIException, AuthenticationFailed
 from apikeys import keys
 from apikeys.admission.result import Admission, ForeignOrigin
 from apikeys.keyring import keyring
-from apikeys.limiter import Decision, Policy, Standing, Subject, limiter
-from apikeys.models import ApiKey
+from apikeys.limiter import Policy, Subject, limiter
 from petstore.addresses import client_address, subscriber
 from petstore.errors import ServiceUnavailable
 
@@ -84,8 +83,16 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
         unavailable = ServiceUnavailable()
         unavailable.__cause__ = exc
         return _by_address(request, unavailable)
-    # The second attempt's read is this request's own: there is no generation left to verify.
-    decision, standing = _count(request, api_key, found.generation if use_cache else "")
+    # Counted against the account; GET /v1/rate_limit reads its windows instead. The second
+    # attempt's read is this request's own: there is no generation left to verify.
+    generation = found.generation if use_cache else ""
+    subject = Subject.account(api_key.account_id, api_key.account.limits, key_id=api_key.pk)
+    standing = None
+    if request.path_info == RATE_LIMIT_PATH and request.method in ("GET", "HEAD"):
+        per_minute = RATE_LIMIT_READS_PER_MINUTE
+        decision, standing = limiter.peek(subject, per_minute=per_minute, generation=generation)
+    else:
+        decision = limiter.check(subject, generation=generation)
     if decision.stale_key:
         keyring.clear()
         return None
@@ -96,15 +103,6 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
         origins=api_key.origin_set,
         standing=standing,
     )
-
-
-def _count(
-    request: HttpRequest, api_key: ApiKey, generation: str
-) -> tuple[Decision, Standing | None]:
-    subject = Subject.account(api_key.account_id, api_key.account.limits, key_id=api_key.pk)
-    if request.path_info == RATE_LIMIT_PATH and request.method in ("GET", "HEAD"):
-        return limiter.peek(subject, per_minute=RATE_LIMIT_READS_PER_MINUTE, generation=generation)
-    return limiter.check(subject, generation=generation), None
 
 
 def _by_address(

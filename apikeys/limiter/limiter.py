@@ -11,21 +11,22 @@ from typing import NamedTuple, TypeVar
 
 from django.conf import settings
 
+from apikeys.keyring import keyring
 from apikeys.limiter.backends.memory import MemoryBackend
 from apikeys.limiter.backends.redis import RedisBackend
-from apikeys.limiter.counters import Args, Keys, Outcome, PeekArgs, Peeked, lifetimes
+from apikeys.limiter.counters import Args, Keys, PeekArgs, lifetimes
 from apikeys.limiter.fields import policy_field
 from apikeys.limiter.policy import (
+    DAY,
     MINUTE,
     PEEK_WINDOW,
     Ban,
     Decision,
+    Policy,
     Standing,
     Subject,
     Verdict,
     Window,
-    tightest,
-    windows,
 )
 from apikeys.models import Limits
 from apikeys.usage.tallies import in_memory
@@ -50,12 +51,14 @@ class Limiter:
 
     def __init__(self) -> None:
         self.memory = MemoryBackend(in_memory)
+        self.redis = RedisBackend()
 
-    @property
-    def outages(self) -> int:
-        """Bumped at each outage: what a process cached before one cannot be trusted after it."""
-        client = redis.client()
-        return client.outages if client is not None else 0
+    def _after_outage(self) -> MemoryBackend:
+        """This process's memory, where requests are counted without Redis (embedded mode) or
+        while it is unreachable; and since the key generation cannot be heard meanwhile, no key
+        cached before is trusted after it."""
+        keyring.clear()
+        return self.memory
 
     def _on_counters(self, use: Callable[[Backend], T]) -> T:
         """``use`` on Redis while it answers, on this process's memory otherwise: the one
@@ -72,7 +75,10 @@ class Limiter:
         now = time.time()
         second = int(now)
         keys, args = _counting(subject, generation, int(now // MINUTE), settings.REDIS_KEY_PREFIX)
-        outcome: Outcome = self._on_counters(lambda backend: backend.run(keys, args, second))
+        try:
+            outcome = self.redis.run(keys, args, second)
+        except redis.RedisError:
+            outcome = self._after_outage().run(keys, args, second)
         verdict = outcome.verdict
         if verdict == Verdict.STALE_KEY:
             return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True)
@@ -118,7 +124,10 @@ class Limiter:
         minute_reset = (second // MINUTE + 1) * MINUTE
         keys = Keys.of(subject, now, settings.REDIS_KEY_PREFIX)
         args = PeekArgs(per_minute, lifetimes(second)[0], second, generation)
-        peeked: Peeked = self._on_counters(lambda backend: backend.peek(keys, args))
+        try:
+            peeked = self.redis.peek(keys, args)
+        except redis.RedisError:
+            peeked = self._after_outage().peek(keys, args)
         if peeked.verdict == Verdict.STALE_KEY:
             return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True), None
         own = Window(per_minute, max(0, per_minute - peeked.peeks), minute_reset, PEEK_WINDOW)
@@ -158,6 +167,29 @@ class Limiter:
 
 
 limiter = Limiter()
+
+
+def windows(policy: Policy, second: int, minute: int, day: int) -> tuple[Window, ...]:
+    """The policy's windows at ``second``, given how many requests each has admitted."""
+    per_minute, per_day = policy.per_minute, policy.per_day
+    minute_window = Window(
+        per_minute, max(0, per_minute - minute), second - second % MINUTE + MINUTE
+    )
+    if per_day is None:
+        return (minute_window,)
+    day_reset = second - second % DAY + DAY
+    return minute_window, Window(per_day, max(0, per_day - day), day_reset, "day", DAY)
+
+
+def tightest(windows: tuple[Window, ...]) -> Window:
+    # The fewest remaining; on a tie, the later reset, since that is when both have room.
+    tightest = windows[0]
+    for window in windows[1:]:
+        if window.remaining < tightest.remaining or (
+            window.remaining == tightest.remaining and window.reset > tightest.reset
+        ):
+            tightest = window
+    return tightest
 
 
 class Usage(NamedTuple):

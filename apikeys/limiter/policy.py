@@ -109,30 +109,3 @@ class Standing(NamedTuple):
     windows: tuple[Window, ...]
     ban_ends_at: int | None
     now: int
-
-    @property
-    def tightest(self) -> Window:
-        return tightest(self.windows)
-
-
-def windows(policy: Policy, second: int, minute: int, day: int) -> tuple[Window, ...]:
-    """The policy's windows at ``second``, given how many requests each has admitted."""
-    per_minute, per_day = policy.per_minute, policy.per_day
-    minute_window = Window(
-        per_minute, max(0, per_minute - minute), second - second % MINUTE + MINUTE
-    )
-    if per_day is None:
-        return (minute_window,)
-    day_reset = second - second % DAY + DAY
-    return minute_window, Window(per_day, max(0, per_day - day), day_reset, "day", DAY)
-
-
-def tightest(windows: tuple[Window, ...]) -> Window:
-    # The fewest remaining; on a tie, the later reset, since that is when both have room.
-    tightest = windows[0]
-    for window in windows[1:]:
-        if window.remaining < tightest.remaining or (
-            window.remaining == tightest.remaining and window.reset > tightest.reset
-        ):
-            tightest = window
-    return tightest

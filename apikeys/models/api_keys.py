@@ -270,7 +270,7 @@ _PRECEDENCE = (
     ),
     _Refusal(
         KeyState.SUSPENDED,
-        lambda key, now: key.account.is_suspended,
+        lambda key, now: key.account.suspended_at is not None,
         lambda now: Q(account__suspended_at__isnull=False),
     ),
 )

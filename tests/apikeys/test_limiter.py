@@ -147,7 +147,8 @@ def test_requests_without_a_key_are_not_tallied():
 
 def test_a_days_tallies_outlive_it_and_then_expire():
     keys = Keys.of(Subject("a1", "k1", Policy(5, 5)), T0, "limiter-test:")
-    redis = RedisBackend(RedisClient(settings.REDIS_URL))
+    client = RedisClient(settings.REDIS_URL)
+    redis = RedisBackend(client)
     redis.delete([keys.usage, keys.usage_index])
     memory = MemoryBackend()
     args = args_for(Policy(5, 5))
@@ -158,7 +159,7 @@ def test_a_days_tallies_outlive_it_and_then_expire():
     memory.run(keys, args, T0)
     redis.run(keys, args, T0)
 
-    ttl = redis.client.execute("TTL", keys.usage)
+    ttl = client.execute("TTL", keys.usage)
     assert usage_ttl - 2 <= ttl <= usage_ttl
     assert memory.usage(keys.usage, T0 + usage_ttl - 1)["k1:admitted"] == 1
     assert memory.usage(keys.usage, T0 + usage_ttl) == {}

@@ -7,29 +7,36 @@ from __future__ import annotations
 from apikeys.limiter.counters import Args, Keys, Moment, Outcome, PeekArgs, Peeked
 from apikeys.limiter.scripts import CHECK, PEEK
 from apikeys.usage.tallies import RedisTallies
+from petstore import redis
 from petstore.redis import RedisClient
 
 
 class RedisBackend:
-    def __init__(self, client: RedisClient) -> None:
+    def __init__(self, client: RedisClient | None = None) -> None:
+        # None: the process's client, while Redis may be asked (petstore.redis.usable).
         self.client = client
 
     def run(self, keys: Keys, args: Args, now: int) -> Outcome:
         arguments = CHECK.arguments(keys, args, Moment.at(now))
-        return Outcome(*self.client.evalsha(CHECK.sha, CHECK.source, *arguments))
+        client = self.client or redis.usable()
+        return Outcome(*client.evalsha(CHECK.sha, CHECK.source, *arguments))
 
     def peek(self, keys: Keys, args: PeekArgs) -> Peeked:
         arguments = PEEK.arguments(keys, args)
-        return Peeked(*self.client.evalsha(PEEK.sha, PEEK.source, *arguments))
+        client = self.client or redis.usable()
+        return Peeked(*client.evalsha(PEEK.sha, PEEK.source, *arguments))
+
+    def _client(self) -> RedisClient:
+        return self.client or redis.usable()
 
     def read(self, names: list[str], now: float) -> list[int]:
-        return [int(value or 0) for value in self.client.execute("MGET", *names)]
+        return [int(value or 0) for value in self._client().execute("MGET", *names)]
 
     def delete(self, names: list[str]) -> None:
-        self.client.execute("DEL", *names)
+        self._client().execute("DEL", *names)
 
     def usage(self, name: str, now: float) -> dict[str, int | str]:
-        return RedisTallies(self.client).read(name, now)
+        return RedisTallies(self._client()).read(name, now)
 
     def usage_accounts(self, index: str, now: float) -> set[str]:
-        return RedisTallies(self.client).accounts(index, now)
+        return RedisTallies(self._client()).accounts(index, now)
