@@ -19,8 +19,6 @@ Writes bench/results/latest.json. Ratios, not absolute figures, are what hold fr
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
-import json
 import os
 import re
 import shutil
@@ -29,7 +27,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.parse
@@ -74,7 +71,6 @@ SERVER_ENV = {
     # The memory run signs in to the admin over plain HTTP.
     "SECURE_COOKIES": "0",
 }
-ADMIN_USER, ADMIN_PASSWORD = "bench-admin", "bench-admin-password-0123456789"
 
 
 @dataclass
@@ -150,61 +146,6 @@ def issue_key() -> str:
     return output.strip().splitlines()[-1]
 
 
-def create_admin() -> None:
-    sh(
-        PYTHON,
-        "manage.py",
-        "createsuperuser",
-        "--noinput",
-        "--username",
-        ADMIN_USER,
-        "--email",
-        "bench@example.com",
-        env={**SERVER_ENV, "DJANGO_SUPERUSER_PASSWORD": ADMIN_PASSWORD},
-    )
-
-
-def admin_sign_in(name: str) -> int:
-    """Sign in to the admin as a person does (the form, its CSRF token, the POST): the status
-    of the answer to the POST, 302 when it worked."""
-    base = f"http://127.0.0.1:{PORTS[name]}/admin/login/"
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _NoRedirects())
-    form = opener.open(base, timeout=10).read().decode()
-    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
-    assert found, "no CSRF token on the admin's sign-in page"
-    body = urllib.parse.urlencode(
-        {"csrfmiddlewaretoken": found[1], "username": ADMIN_USER, "password": ADMIN_PASSWORD}
-    ).encode()
-    request = urllib.request.Request(base, data=body, headers={"Referer": base})
-    try:
-        return opener.open(request, timeout=10).status
-    except urllib.error.HTTPError as answer:
-        return answer.code
-
-
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
-
-
-class Prober(threading.Thread):
-    """GET /readyz once a second, as a load balancer does, until stopped."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(daemon=True)
-        self.port = PORTS[name]
-        self.stopped = threading.Event()
-        self.ready = 0
-
-    def run(self) -> None:
-        while not self.stopped.wait(1.0):
-            with urllib.request.urlopen(
-                f"http://127.0.0.1:{self.port}/readyz", timeout=5
-            ) as answer:
-                self.ready += answer.status == 200
-
-
 def start(name: str) -> subprocess.Popen[bytes]:
     app = {
         "floor": "bench.floor:application",
@@ -243,18 +184,6 @@ def start(name: str) -> subprocess.Popen[bytes]:
         except OSError:
             time.sleep(0.2)
     raise SystemExit(f"{name} did not start")
-
-
-def worker_rss_mb(server: subprocess.Popen[bytes]) -> float:
-    """The largest resident set among the server's workers, in MB."""
-    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
-    sizes = []
-    for pid in children:
-        status = Path(f"/proc/{pid}/status").read_text()
-        match = re.search(r"VmRSS:\s+(\d+) kB", status)
-        if match:
-            sizes.append(int(match[1]) / 1024)
-    return max(sizes)
 
 
 def wrk(name: str, method: str, path: str, key: str, seconds: int) -> Run:
@@ -328,6 +257,8 @@ def main() -> None:
     print(f"Preparing {BENCH_DB} and 10,000 pets …", flush=True)
     install_production_environment()
     prepare_database()
+    from bench.memory import create_admin  # it imports this module
+
     create_admin()
     seed_pets(10_000)
     key = issue_key()
@@ -341,6 +272,8 @@ def main() -> None:
         for server in servers.values():
             server.send_signal(signal.SIGTERM)
             server.wait(timeout=30)
+    from bench.report import report  # it imports this module
+
     report(results)
 
 
@@ -394,34 +327,17 @@ def measure(
     servers: dict[str, subprocess.Popen[bytes]], key: str, options: argparse.Namespace
 ) -> dict[str, object]:
     from bench.front import measure_front  # it imports this module
+    from bench.memory import measure_memory  # it imports this module
 
     # The variants first, on the machine as the run found it; then the front's price, before
     # the memory and scale runs restart the stack and reseed the pets.
     rows = measure_variants(servers, key, options)
     front = measure_front(key, options)
-    # Memory, as deployed: a fresh stack, one admin sign-in, /readyz probed every second, and
-    # 10k then 50k requests of the hot path.
+    # Memory, as deployed: a fresh stack, one admin sign-in, /readyz probed every second.
     servers["stack"].send_signal(signal.SIGTERM)
     servers["stack"].wait(timeout=30)
     servers["stack"] = start("stack")
-    signed_in = admin_sign_in("stack")
-    prober = Prober("stack")
-    prober.start()
-    served, rss = 0, {}
-    for target in (10_000, 50_000):
-        while served < target:
-            served += wrk("stack", "GET", "/v1/pets?limit=20", key, 4).requests
-        rss[target] = worker_rss_mb(servers["stack"])
-    prober.stopped.set()
-    prober.join()
-    memory = {
-        "admin_sign_in_status": signed_in,
-        "readyz_probes_ok": prober.ready,
-        "requests": served,
-        "rss_mb_after_10k": round(rss[10_000], 1),
-        "rss_mb_after_50k": round(rss[50_000], 1),
-        "growth_pct": round(100 * (rss[50_000] - rss[10_000]) / rss[10_000], 1),
-    }
+    memory = measure_memory(servers["stack"], key)
 
     # Scale: the same list requests at 1,000 and at --scale pets, for a common status and for
     # a rare one (one pet in 1,000).
@@ -457,52 +373,6 @@ def measure(
             for status, p50s in scale.items()
         },
     }
-
-
-def report(results: dict[str, object]) -> None:
-    variants = results["variants"]
-    assert isinstance(variants, list)
-    print()
-    print(
-        f"{results['workers']} {results['worker_class']} gunicorn workers, "
-        f"{CONNECTIONS} connections, median of {results['rounds']} x {results['seconds']} s"
-    )
-    header = (
-        f"{'variant':34} {'server':6} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
-        f"{'non-2xx':>8} {'errors':>7}"
-    )
-    print(header)
-    print("-" * len(header))
-    for row in variants:
-        for name in ("stack", "floor", "open", "bare"):
-            if name in row:
-                run = row[name]
-                print(
-                    f"{row['variant']:34} {name:6} {run['requests_per_second']:8.0f} "
-                    f"{run['p50_ms']:8.2f} {run['p99_ms']:8.2f} {run['non_2xx']:8d} "
-                    f"{run['socket_errors']:7d}"
-                )
-        ratios = f"stack/floor {row['stack_over_floor']:.2f}"
-        if "stack_over_open" in row:
-            ratios += (
-                f", stack/open {row['stack_over_open']:.2f}, bare/open {row['bare_over_open']:.2f}"
-            )
-        print(f"{'':34} {ratios}")
-    memory, scale = results["memory"], results["scale"]
-    print()
-    print(f"worker RSS: {memory}")
-    for status, figures in scale.items():  # type: ignore[attr-defined]
-        print(
-            f"scale, status={status}: list p50 {figures['p50_ms']} ms at {figures['pets']} "
-            f"pets, ratio {figures['ratio']}, (status, id) index: {figures['status_id_index']}"
-        )
-        print("  " + figures["plan"].replace("\n", "\n  "))
-    from bench.front import report_front  # it imports this module
-
-    report_front(results["front"])  # type: ignore[arg-type]
-    out = ROOT / "bench" / "results" / "latest.json"
-    out.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"\nwritten to {out.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

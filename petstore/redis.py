@@ -1,14 +1,8 @@
-"""The process's connection to Redis: one socket, hiredis's parser, one command at a time.
-
-Written here rather than taken from redis-py because every API request makes one round trip,
-to one server, and needs nothing else: redis-py's layers cost more CPU per call than Redis
-spends running the limiter's script, and importing it makes every worker much larger (README,
-"Choices worth knowing"). hiredis, the parser redis-py itself uses, does the protocol; this
-module adds the socket, a lock and one reconnect.
-
-``client()`` is the one client of the process, for ``settings.REDIS_URL``; everything that
-talks to Redis (the limiter, the key generation, the usage tallies, ``/readyz``) uses it, and
-shares what it remembers of an outage.
+"""The process's one connection to Redis (``client()``, for ``settings.REDIS_URL``): one
+socket, hiredis's parser (redis-py's own), one command at a time, and what it remembers of an
+outage. The limiter, the key generation, the usage tallies, ``/readyz`` and the admin's sign-in
+limit all use it. Ours rather than redis-py, whose import makes every worker much larger
+(README, "Choices worth knowing"), for one round trip a request to one server.
 """
 
 from __future__ import annotations

@@ -29,41 +29,26 @@ Redis Cluster, the key generation and the usage index aside (global keys, to be 
 account's slot).
 """
 
-from apikeys.limiter.limiter import Limiter, Usage, account_usage, account_usages, limiter
+from apikeys.limiter.limiter import Usage, account_usage, account_usages, limiter
 from apikeys.limiter.policy import (
-    BAN_BASE_SECONDS,
-    BAN_MAX_SECONDS,
-    BAN_MEMORY_SECONDS,
     BAN_STRIKES,
-    DAY,
-    MINUTE,
     PEEK_WINDOW,
     Ban,
     Decision,
     Policy,
     Standing,
     Subject,
-    Verdict,
-    Window,
 )
 
 __all__ = [
-    "BAN_BASE_SECONDS",
-    "BAN_MAX_SECONDS",
-    "BAN_MEMORY_SECONDS",
     "BAN_STRIKES",
-    "DAY",
-    "MINUTE",
     "PEEK_WINDOW",
     "Ban",
     "Decision",
-    "Limiter",
     "Policy",
     "Standing",
     "Subject",
     "Usage",
-    "Verdict",
-    "Window",
     "account_usage",
     "account_usages",
     "limiter",

@@ -1,0 +1,105 @@
+"""A worker's memory as deployed: after 10k and 50k requests of the hot path, with one admin
+sign-in and /readyz probed every second, as a load balancer and the staff would."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import re
+import subprocess
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from bench.run import PORTS, PYTHON, SERVER_ENV, sh, wrk
+
+ADMIN_USER, ADMIN_PASSWORD = "bench-admin", "bench-admin-password-0123456789"
+
+
+def measure_memory(server: subprocess.Popen[bytes], key: str) -> dict[str, object]:
+    signed_in = admin_sign_in("stack")
+    prober = Prober("stack")
+    prober.start()
+    served, rss = 0, {}
+    for target in (10_000, 50_000):
+        while served < target:
+            served += wrk("stack", "GET", "/v1/pets?limit=20", key, 4).requests
+        rss[target] = worker_rss_mb(server)
+    prober.stopped.set()
+    prober.join()
+    return {
+        "admin_sign_in_status": signed_in,
+        "readyz_probes_ok": prober.ready,
+        "requests": served,
+        "rss_mb_after_10k": round(rss[10_000], 1),
+        "rss_mb_after_50k": round(rss[50_000], 1),
+        "growth_pct": round(100 * (rss[50_000] - rss[10_000]) / rss[10_000], 1),
+    }
+
+
+def create_admin() -> None:
+    sh(
+        PYTHON,
+        "manage.py",
+        "createsuperuser",
+        "--noinput",
+        "--username",
+        ADMIN_USER,
+        "--email",
+        "bench@example.com",
+        env={**SERVER_ENV, "DJANGO_SUPERUSER_PASSWORD": ADMIN_PASSWORD},
+    )
+
+
+def admin_sign_in(name: str) -> int:
+    """Sign in to the admin as a person does (the form, its CSRF token, the POST): the status
+    of the answer to the POST, 302 when it worked."""
+    base = f"http://127.0.0.1:{PORTS[name]}/admin/login/"
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _NoRedirects())
+    form = opener.open(base, timeout=10).read().decode()
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
+    assert found, "no CSRF token on the admin's sign-in page"
+    body = urllib.parse.urlencode(
+        {"csrfmiddlewaretoken": found[1], "username": ADMIN_USER, "password": ADMIN_PASSWORD}
+    ).encode()
+    request = urllib.request.Request(base, data=body, headers={"Referer": base})
+    try:
+        return opener.open(request, timeout=10).status
+    except urllib.error.HTTPError as answer:
+        return answer.code
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+class Prober(threading.Thread):
+    """GET /readyz once a second, as a load balancer does, until stopped."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(daemon=True)
+        self.port = PORTS[name]
+        self.stopped = threading.Event()
+        self.ready = 0
+
+    def run(self) -> None:
+        while not self.stopped.wait(1.0):
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{self.port}/readyz", timeout=5
+            ) as answer:
+                self.ready += answer.status == 200
+
+
+def worker_rss_mb(server: subprocess.Popen[bytes]) -> float:
+    """The largest resident set among the server's workers, in MB."""
+    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+    sizes = []
+    for pid in children:
+        status = Path(f"/proc/{pid}/status").read_text()
+        match = re.search(r"VmRSS:\s+(\d+) kB", status)
+        if match:
+            sizes.append(int(match[1]) / 1024)
+    return max(sizes)
