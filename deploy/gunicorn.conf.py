@@ -26,7 +26,7 @@ timeout = 20
 # longest a request can take is `timeout`, so 30 s lets every one finish.
 graceful_timeout = 30
 # Workers are replaced after 10,000 requests (± 1,000, so that they do not all restart at once):
-# a worker grows about 3% between 10k and 50k requests, and a recycled one starts fresh.
+# a worker grows slowly (docs/performance.md), and a recycled one starts fresh.
 # Replacement is graceful (the request in hand is finished) and the listening socket stays
 # open, so behind nginx no request is lost to it.
 max_requests = 10_000

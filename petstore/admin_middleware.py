@@ -1,7 +1,7 @@
 """Django's middleware for people with browsers (the admin, the docs page), skipped under /v1.
 
 Sessions, the common redirects, authentication and messages do nothing for a call with a bearer
-key, yet cost a tenth of an API request (``docs/performance.md``). Each class here is Django's
+key, yet cost a good part of an API request (``docs/performance.md``). Each class here is Django's
 own, passing /v1 straight on; being subclasses, the admin's checks find them. CSRF and
 clickjacking protection stay Django's own classes, which its deploy checks look for by name.
 """

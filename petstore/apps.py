@@ -12,7 +12,7 @@ class PetstoreConfig(AppConfig):
 
     def ready(self) -> None:
         # Three of Django's per-request receivers have nothing to do in this deployment, and
-        # cost a tenth of an API request between them (docs/performance.md):
+        # cost a good part of an API request between them (docs/performance.md):
         if not settings.DEBUG:
             # only a debug cursor writes the query log that reset_queries empties;
             request_started.disconnect(reset_queries)

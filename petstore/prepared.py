@@ -1,7 +1,7 @@
 """Read paths that compile their SQL once: the ORM states the query, no request pays for it.
 
-Building and compiling a queryset costs more per request than running it (about a fifth of a
-listing's time went to the ORM). ``PreparedQuery`` compiles a queryset the first time it is
+Building and compiling a queryset costs more per request than running it (docs/performance.md).
+``PreparedQuery`` compiles a queryset the first time it is
 needed, per database vendor and LIMIT, with stand-in values where the request's values go, and
 then runs that SQL with the request's values. ``Shape`` reads a serializer's declared fields
 once, so that rows become the API's dicts directly while the OpenAPI document still comes from
