@@ -1,26 +1,50 @@
-"""The header fields that tell a client where it stands: ``X-RateLimit-*``, and the IETF
-``RateLimit-Policy`` (every window) and ``RateLimit`` (the tightest) fields of
-draft-ietf-httpapi-ratelimit-headers-11, made from the same windows so that the two families can
-never disagree."""
+"""Where a client stands, and the header fields that tell it: its windows as they stand after
+a check, the tightest of them, and ``X-RateLimit-*`` with the IETF ``RateLimit-Policy`` (every
+window) and ``RateLimit`` (the tightest) fields of draft-ietf-httpapi-ratelimit-headers-11, made
+from the same windows so that the two families can never disagree."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NamedTuple
+
+MINUTE = 60
+DAY = 86_400
 
 
-class Window(Protocol):
-    """What the fields say of a window (``apikeys.limiter.policy.Window``)."""
+class Window(NamedTuple):
+    limit: int
+    remaining: int
+    reset: int  # Unix seconds at which the window ends
+    name: str = "minute"  # the policy's name in the RateLimit fields
+    seconds: int = MINUTE  # the window's length
 
     @property
-    def name(self) -> str: ...
-    @property
-    def limit(self) -> int: ...
-    @property
-    def remaining(self) -> int: ...
-    @property
-    def reset(self) -> int: ...
-    @property
-    def seconds(self) -> int: ...
+    def used(self) -> int:
+        return self.limit - self.remaining
+
+
+def windows(
+    per_minute: int, per_day: int | None, second: int, minute: int, day: int
+) -> tuple[Window, ...]:
+    """A policy's windows at ``second``, given how many requests each has admitted."""
+    minute_window = Window(
+        per_minute, max(0, per_minute - minute), second - second % MINUTE + MINUTE
+    )
+    if per_day is None:
+        return (minute_window,)
+    day_reset = second - second % DAY + DAY
+    return minute_window, Window(per_day, max(0, per_day - day), day_reset, "day", DAY)
+
+
+def tightest(windows: tuple[Window, ...]) -> Window:
+    # The fewest remaining; on a tie, the later reset, since that is when both have room.
+    tightest = windows[0]
+    for window in windows[1:]:
+        if window.remaining < tightest.remaining or (
+            window.remaining == tightest.remaining and window.reset > tightest.reset
+        ):
+            tightest = window
+    return tightest
 
 
 def policy_field(windows: tuple[Window, ...]) -> str:

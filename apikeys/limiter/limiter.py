@@ -15,14 +15,12 @@ from apikeys.keyring import keyring
 from apikeys.limiter.backends.memory import MemoryBackend
 from apikeys.limiter.backends.redis import RedisBackend
 from apikeys.limiter.counters import Args, Keys, PeekArgs, lifetimes
-from apikeys.limiter.fields import policy_field
+from apikeys.limiter.fields import policy_field, tightest, windows
 from apikeys.limiter.policy import (
-    DAY,
     MINUTE,
     PEEK_WINDOW,
     Ban,
     Decision,
-    Policy,
     Standing,
     Subject,
     Verdict,
@@ -82,7 +80,8 @@ class Limiter:
         verdict = outcome.verdict
         if verdict == Verdict.STALE_KEY:
             return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True)
-        counted = windows(subject.policy, second, outcome.minute, outcome.day)
+        policy = subject.policy
+        counted = windows(policy.per_minute, policy.per_day, second, outcome.minute, outcome.day)
         window = tightest(counted)
         field = policy_field(counted)
         if verdict == Verdict.ADMITTED:
@@ -136,7 +135,8 @@ class Limiter:
             retry_after = max(1, math.ceil(minute_reset - now))
             refused = Decision(False, own, retry_after, policy_field=field, now=second)
             return refused, None
-        counted = windows(subject.policy, second, peeked.minute, peeked.day)
+        policy = subject.policy
+        counted = windows(policy.per_minute, policy.per_day, second, peeked.minute, peeked.day)
         standing = Standing(counted, peeked.ban_ends_at or None, now=second)
         return Decision(True, own, policy_field=field, now=second), standing
 
@@ -167,29 +167,6 @@ class Limiter:
 
 
 limiter = Limiter()
-
-
-def windows(policy: Policy, second: int, minute: int, day: int) -> tuple[Window, ...]:
-    """The policy's windows at ``second``, given how many requests each has admitted."""
-    per_minute, per_day = policy.per_minute, policy.per_day
-    minute_window = Window(
-        per_minute, max(0, per_minute - minute), second - second % MINUTE + MINUTE
-    )
-    if per_day is None:
-        return (minute_window,)
-    day_reset = second - second % DAY + DAY
-    return minute_window, Window(per_day, max(0, per_day - day), day_reset, "day", DAY)
-
-
-def tightest(windows: tuple[Window, ...]) -> Window:
-    # The fewest remaining; on a tie, the later reset, since that is when both have room.
-    tightest = windows[0]
-    for window in windows[1:]:
-        if window.remaining < tightest.remaining or (
-            window.remaining == tightest.remaining and window.reset > tightest.reset
-        ):
-            tightest = window
-    return tightest
 
 
 class Usage(NamedTuple):

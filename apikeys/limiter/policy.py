@@ -5,11 +5,9 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-from apikeys.limiter.fields import header_fields, policy_field
+from apikeys.limiter.fields import DAY, MINUTE, Window, header_fields, policy_field
 from apikeys.models import Limits
 
-MINUTE = 60
-DAY = 86_400
 BAN_STRIKES = 10
 BAN_BASE_SECONDS = 15 * MINUTE
 BAN_MAX_SECONDS = DAY
@@ -59,18 +57,6 @@ class Subject(NamedTuple):
         """The account's id ("42"), or "" when the subject is not an account."""
         account_id = self.counted[1:]
         return account_id if self.counted[:1] == "a" and account_id.isdigit() else ""
-
-
-class Window(NamedTuple):
-    limit: int
-    remaining: int
-    reset: int  # Unix seconds at which the window ends
-    name: str = "minute"  # the policy's name in the RateLimit fields
-    seconds: int = MINUTE  # the window's length
-
-    @property
-    def used(self) -> int:
-        return self.limit - self.remaining
 
 
 class Ban(NamedTuple):
