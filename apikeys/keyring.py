@@ -1,4 +1,4 @@
-"""API keys as the gateway finds them: by digest, from PostgreSQL once, then from a process cache.
+"""API keys as admission finds them: by digest, from PostgreSQL once, then from a process cache.
 
 Looking a key up on every request would cost a query beside the one the request is for; caching
 it in the process saves that, but must never let a revoked key through. So every cached key is
@@ -14,6 +14,7 @@ hear of a change, so every request reads the database.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import uuid
@@ -105,8 +106,7 @@ def key_generation() -> str | None:
     try:
         # One round trip: the current value, or ours if there was none.
         current = client.execute("SET", _generation_name(), fresh, "NX", "GET")
-    except redis.RedisError as exc:
-        client.failed(exc)
+    except redis.RedisError:
         return None
     return current.decode() if isinstance(current, bytes) else fresh
 
@@ -116,11 +116,10 @@ def new_key_generation() -> None:
     client = redis.client()
     if client is None:
         return
-    try:
-        # Random, not a counter: a Redis that restarted empty can never repeat an old value.
+    # Random, not a counter: a Redis that restarted empty can never repeat an old value. In an
+    # outage nothing is set, and no process caches keys until it ends.
+    with contextlib.suppress(redis.RedisError):
         client.execute("SET", _generation_name(), uuid.uuid4().hex)
-    except redis.RedisError as exc:
-        client.failed(exc)
 
 
 def _generation_name() -> str:

@@ -88,17 +88,7 @@ class RedisClient:
 
     def evalsha(self, sha: str, source: str, *arguments: str | int | bytes) -> Any:
         """Run the script named ``sha``, loading ``source`` first if this server does not know
-        it yet (it is new, or restarted). A failure starts an outage (``failed``), an answer
-        ends one, as for ``or_else``."""
-        try:
-            reply = self._evalsha(sha, source, arguments)
-        except RedisError as exc:
-            self.failed(exc)
-            raise
-        self.answered()
-        return reply
-
-    def _evalsha(self, sha: str, source: str, arguments: tuple[str | int | bytes, ...]) -> Any:
+        it yet (it is new, or restarted)."""
         try:
             return self.execute("EVALSHA", sha, *arguments)
         except ReplyError as exc:
@@ -108,7 +98,17 @@ class RedisClient:
         return self.execute("EVALSHA", sha, *arguments)
 
     def execute_packed(self, packed: bytes) -> Any:
-        """``execute`` for a command already in the protocol's form (RESP)."""
+        """``execute`` for a command already in the protocol's form (RESP). Failing to reach
+        the server starts an outage (``failed``); its answer ends one (``answered``)."""
+        try:
+            reply = self._send(packed)
+        except ConnectionFailed as exc:
+            self.failed(exc)
+            raise
+        self.answered()
+        return reply
+
+    def _send(self, packed: bytes) -> Any:
         with self._lock:
             for attempt in (1, 2):
                 reused = self._socket is not None
@@ -130,8 +130,8 @@ class RedisClient:
                     raise ConnectionFailed(str(exc) or type(exc).__name__) from exc
         raise AssertionError("unreachable")
 
-    # Outages: kept by those who fall back without Redis (the limiter, the usage tallies, the
-    # key generation), so that they fall back and return together.
+    # Outages, kept here so that all who fall back without Redis (the limiter, the usage
+    # tallies, the key generation) fall back and return together.
 
     def resting(self) -> bool:
         """Whether an outage is in course and it is too soon to try Redis again."""
@@ -284,14 +284,8 @@ def forget() -> None:
 
 def or_else(use: Callable[[RedisClient], T], fallback: Callable[[], T]) -> T:
     """``use`` the process's client while Redis answers; ``fallback`` without Redis, while an
-    outage rests, or when this attempt fails (which starts the outage, or prolongs it)."""
-    shared = client()
-    if shared is not None and not shared.resting():
-        try:
-            result = use(shared)
-        except RedisError as exc:
-            shared.failed(exc)
-        else:
-            shared.answered()
-            return result
-    return fallback()
+    outage rests, or when this attempt fails."""
+    try:
+        return use(usable())
+    except RedisError:
+        return fallback()

@@ -62,7 +62,10 @@ class Limiter:
         """``use`` on Redis while it answers, on this process's memory otherwise: the one
         fallback every count and read of a subject takes. An outage is logged once when it
         starts and once when it ends (``petstore.redis``)."""
-        return redis.or_else(lambda client: use(RedisBackend(client)), lambda: use(self.memory))
+        try:
+            return use(self.redis)
+        except redis.RedisError:
+            return use(self._after_outage())
 
     def check(self, subject: Subject, *, generation: str = "") -> Decision:
         """Count one request against ``subject`` if its windows have room.
@@ -73,10 +76,7 @@ class Limiter:
         now = time.time()
         second = int(now)
         keys, args = _counting(subject, generation, int(now // MINUTE), settings.REDIS_KEY_PREFIX)
-        try:
-            outcome = self.redis.run(keys, args, second)
-        except redis.RedisError:
-            outcome = self._after_outage().run(keys, args, second)
+        outcome = self._on_counters(lambda backend: backend.run(keys, args, second))
         verdict = outcome.verdict
         if verdict == Verdict.STALE_KEY:
             return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True)
@@ -123,10 +123,7 @@ class Limiter:
         minute_reset = (second // MINUTE + 1) * MINUTE
         keys = Keys.of(subject, now, settings.REDIS_KEY_PREFIX)
         args = PeekArgs(per_minute, lifetimes(second)[0], second, generation)
-        try:
-            peeked = self.redis.peek(keys, args)
-        except redis.RedisError:
-            peeked = self._after_outage().peek(keys, args)
+        peeked = self._on_counters(lambda backend: backend.peek(keys, args))
         if peeked.verdict == Verdict.STALE_KEY:
             return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True), None
         own = Window(per_minute, max(0, per_minute - peeked.peeks), minute_reset, PEEK_WINDOW)

@@ -64,7 +64,7 @@ def test_api_responses_carry_nosniff_and_no_server_version(client, auth):
 
 
 def test_answers_carry_djangos_security_headers_over_http_and_https(client, auth, settings):
-    # Set by petstore.headers.SecurityHeadersMiddleware, as SecurityMiddleware would set them.
+    # Set by Django's SecurityMiddleware, from the settings.
     settings.SECURE_REFERRER_POLICY = "no-referrer, strict-origin"
     expected = {
         "X-Content-Type-Options": "nosniff",
