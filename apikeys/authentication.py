@@ -14,29 +14,35 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
 from apikeys.admission.result import admission_of
-from apikeys.models import Account, ApiKey
+from apikeys.models import Account
+from apikeys.records import KeyRecord
+
+
+def caller_key(request: Request) -> KeyRecord:
+    """The key of an authenticated API request (the views require one)."""
+    record = request.auth
+    if not isinstance(record, KeyRecord):
+        raise exceptions.NotAuthenticated()
+    return record
 
 
 def caller_account(request: Request) -> Account:
-    """The account of an authenticated API request (the views require one)."""
-    account = request.user
-    if not isinstance(account, Account):
-        raise exceptions.NotAuthenticated()
-    return account
+    """The account of an authenticated API request, made from its key's record (no query)."""
+    return caller_key(request).account()
 
 
 class BearerKeyAuthentication(BaseAuthentication):
-    """``Authorization: Bearer <key>``; the request's user is the key's Account."""
+    """``Authorization: Bearer <key>``; the request's user and its auth are the key's record."""
 
-    def authenticate(self, request: Request) -> tuple[Account, ApiKey] | None:
+    def authenticate(self, request: Request) -> tuple[KeyRecord, KeyRecord] | None:
         admission = admission_of(request)
         if admission is None:
             return None
         if admission.error is not None:
             raise admission.error
-        if admission.key is None or admission.account is None:
+        if admission.key is None:
             return None
-        return admission.account, admission.key
+        return admission.key, admission.key
 
     def authenticate_header(self, request: Request) -> str:
         # Without this DRF would answer 403 instead of 401 for a missing key.

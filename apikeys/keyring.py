@@ -1,12 +1,15 @@
-"""API keys as admission finds them: by digest, from PostgreSQL once, then from a process cache.
+"""API keys as admission finds them, by digest: in this process's key ring, else in Redis, else
+in PostgreSQL.
 
-Looking a key up on every request would cost a query beside the one the request is for; caching
-it in the process saves that, but must never let a revoked key through. So every cached key is
-stamped with the *key generation* current when it was read, and the limiter's check (the one
-round trip every request makes anyway) refuses to count a request whose generation is no longer
-current (``apikeys.limiter``). Any change to a key, an account or a plan sets a new generation
-(``apikeys.signals``, the one invalidation path), so the very next request in every process
-reads the database again.
+Every key the service has read or changed has its record (``apikeys.records``) in Redis, so a
+process that has not seen a key yet finds it there, with no query; a digest PostgreSQL says is
+no key is remembered there too, for a while. A change to a key, an account or a plan withdraws
+the records it touches at once and writes them anew after its commit (``apikeys.signals``).
+
+The process's ring must never let a revoked key through, so it holds records read under one
+*key generation*: any change sets a new one, and the limiter's check (the one round trip every
+request makes anyway) refuses to count a request whose generation is no longer current
+(``apikeys.limiter``), so the very next request in every process reads the key again.
 
 Without Redis (embedded mode) or while it is unreachable, nothing is cached: no process could
 hear of a change, so every request reads the database.
@@ -18,75 +21,99 @@ import contextlib
 import threading
 import time
 import uuid
-from collections import OrderedDict
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from django.conf import settings
 
 from apikeys.models import ApiKey
+from apikeys.records import KeyRecord
 from petstore import redis
 
-# The key generation's name in Redis (after settings.REDIS_KEY_PREFIX).
+# Names in Redis (after settings.REDIS_KEY_PREFIX).
 KEY_GENERATION = "auth:key-generation"
-MAX_ENTRIES = 10_000
+RECORD = "auth:key:"  # + the key's digest
+# What a digest that is no key reads as, and how long that is remembered.
+NO_KEY = b"-"
+NO_KEY_SECONDS = 600
+# Enough for every key of a busy service in each process, at a few hundred bytes each.
+MAX_ENTRIES = 25_000
 # A last guard for the one change no process can hear of: one made while Redis was unreachable
 # for its writer only.
 MAX_AGE_SECONDS = 60.0
+# Records written in one command when a change touches many keys (a plan's).
+BATCH = 500
 
 
 class Found(NamedTuple):
-    """A key looked up, and the generation it was read under ("" when it was not cached)."""
+    """A digest looked up: its record, or None when it is no key; and the generation it was
+    read under ("" when there is none to verify)."""
 
-    api_key: ApiKey | None
+    record: KeyRecord | None
     generation: str = ""
-
-
-class _Entry(NamedTuple):
-    api_key: ApiKey
-    generation: str
-    cached_at: float
 
 
 class KeyRing:
     def __init__(self) -> None:
-        self._entries: OrderedDict[str, _Entry] = OrderedDict()
+        self._entries: dict[str, tuple[KeyRecord, float]] = {}
+        self.generation = ""
         self._lock = threading.Lock()
 
     def cached(self, digest: str) -> Found | None:
-        """The key of ``digest`` from the cache, if it is there."""
-        entry = self._get(digest)
+        """The record of ``digest`` from this process, if it holds it."""
+        entry = self._entries.get(digest)
         if entry is None:
             return None
-        return Found(entry.api_key, entry.generation)
+        record, read_at = entry
+        if time.monotonic() - read_at > MAX_AGE_SECONDS:
+            self._entries.pop(digest, None)
+            return None
+        return Found(record, self.generation)
+
+    def fetch(self, digest: str) -> Found | None:
+        """The record of ``digest`` from Redis, in one round trip; None when Redis does not
+        know the digest. ``redis.RedisError`` when it cannot be asked."""
+        client = redis.usable()
+        generation, data = client.execute("MGET", _name(KEY_GENERATION), _record_name(digest))
+        if data is None:
+            return None
+        record = None if data == NO_KEY else KeyRecord.from_wire(data)
+        if generation is None:  # Redis restarted: nothing to verify against
+            return Found(record)
+        found = Found(record, generation.decode())
+        if record is not None:
+            self._put(digest, record, found.generation)
+        return found
 
     def read(self, digest: str) -> Found:
-        """The key of ``digest`` (its account and plan loaded) from PostgreSQL, cached when a
-        generation can be had."""
+        """The record of ``digest`` from PostgreSQL, kept in Redis and in this process."""
         # Read the generation first: a change committed after it makes this lookup stale.
         generation = key_generation()
         api_key = ApiKey.objects.for_digest(digest)
-        if api_key is None or generation is None:
-            return Found(api_key)
-        self._put(digest, api_key, generation)
-        return Found(api_key, generation)
+        record = KeyRecord.of(api_key) if api_key is not None else None
+        client = redis.client()
+        if client is not None and generation is not None:
+            # NX: a change written meanwhile is newer than this read.
+            stored = record.wire() if record is not None else NO_KEY
+            expiry = ("EX", NO_KEY_SECONDS) if record is None else ()
+            with contextlib.suppress(redis.RedisError):
+                client.execute("SET", _record_name(digest), stored, "NX", *expiry)
+        if generation is None:
+            return Found(record)
+        if record is not None:
+            self._put(digest, record, generation)
+        return Found(record, generation)
 
-    def _get(self, digest: str) -> _Entry | None:
+    def _put(self, digest: str, record: KeyRecord, generation: str) -> None:
         with self._lock:
-            entry = self._entries.get(digest)
-            if entry is None:
-                return None
-            if time.monotonic() - entry.cached_at > MAX_AGE_SECONDS:
-                del self._entries[digest]
-                return None
-            self._entries.move_to_end(digest)
-            return entry
-
-    def _put(self, digest: str, api_key: ApiKey, generation: str) -> None:
-        with self._lock:
-            self._entries[digest] = _Entry(api_key, generation, time.monotonic())
-            self._entries.move_to_end(digest)
-            while len(self._entries) > MAX_ENTRIES:
-                self._entries.popitem(last=False)
+            if generation != self.generation:
+                # Read under another generation than the rest: those are out of date.
+                self._entries.clear()
+                self.generation = generation
+            elif len(self._entries) >= MAX_ENTRIES:
+                # The oldest read goes first (dicts keep their order).
+                del self._entries[next(iter(self._entries))]
+            self._entries[digest] = (record, time.monotonic())
 
     def clear(self) -> None:
         with self._lock:
@@ -105,22 +132,47 @@ def key_generation() -> str | None:
     fresh = uuid.uuid4().hex
     try:
         # One round trip: the current value, or ours if there was none.
-        current = client.execute("SET", _generation_name(), fresh, "NX", "GET")
+        current = client.execute("SET", _name(KEY_GENERATION), fresh, "NX", "GET")
     except redis.RedisError:
         return None
     return current.decode() if isinstance(current, bytes) else fresh
 
 
-def new_key_generation() -> None:
-    """Declare every cached key lookup, in every process, out of date."""
+def withdraw(digests: list[str]) -> None:
+    """Forget the records of ``digests`` and every process's cached keys: until the change
+    that touches them is committed, they are read from PostgreSQL."""
     client = redis.client()
     if client is None:
         return
     # Random, not a counter: a Redis that restarted empty can never repeat an old value. In an
     # outage nothing is set, and no process caches keys until it ends.
     with contextlib.suppress(redis.RedisError):
-        client.execute("SET", _generation_name(), uuid.uuid4().hex)
+        for start in range(0, len(digests), BATCH):
+            client.execute("DEL", *map(_record_name, digests[start : start + BATCH]))
+        client.execute("SET", _name(KEY_GENERATION), uuid.uuid4().hex)
 
 
-def _generation_name() -> str:
-    return settings.REDIS_KEY_PREFIX + KEY_GENERATION
+def publish(digests: Iterable[str]) -> None:
+    """Write the records of ``digests`` as PostgreSQL now has them (after a committed change),
+    and declare every process's cached keys out of date."""
+    client = redis.client()
+    if client is None:
+        return
+    wanted = list(digests)
+    with contextlib.suppress(redis.RedisError):
+        for start in range(0, len(wanted), BATCH):
+            api_keys = ApiKey.objects.select_related("account__plan").filter(
+                digest__in=wanted[start : start + BATCH]
+            )
+            pairs = [(_record_name(k.digest), KeyRecord.of(k).wire()) for k in api_keys]
+            if pairs:
+                client.execute("MSET", *(part for pair in pairs for part in pair))
+        client.execute("SET", _name(KEY_GENERATION), uuid.uuid4().hex)
+
+
+def _name(name: str) -> str:
+    return settings.REDIS_KEY_PREFIX + name
+
+
+def _record_name(digest: str) -> str:
+    return f"{settings.REDIS_KEY_PREFIX}{RECORD}{digest}"

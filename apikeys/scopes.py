@@ -23,7 +23,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from apikeys.models import ApiKey
+from apikeys.records import KeyRecord
 
 
 def required_scope(view: Any) -> str | None:
@@ -49,7 +49,7 @@ class HasScope(BasePermission):
 
     def has_permission(self, request: Request, view: Any) -> bool:
         api_key = request.auth
-        if not isinstance(api_key, ApiKey):
+        if not isinstance(api_key, KeyRecord):
             return False
         # None: a method the view does not serve, which DRF answers 405. "metadata": DRF's
         # answer to OPTIONS, which describes the operations and reads no data.
@@ -70,7 +70,7 @@ class SecretKeysOnly(BasePermission):
 
     def has_permission(self, request: Request, view: Any) -> bool:
         api_key = request.auth
-        if isinstance(api_key, ApiKey) and api_key.is_publishable:
+        if isinstance(api_key, KeyRecord) and api_key.is_publishable:
             raise PermissionDenied(
                 "Publishable keys cannot read this: they are public in web pages. Use a secret key."
             )

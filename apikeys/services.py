@@ -22,6 +22,7 @@ from apikeys.models import (
     KeyKind,
     Plan,
 )
+from apikeys.records import KeyRecord
 
 # Keys live at most this long (and a date this far off stays within every datetime's range).
 MAX_EXPIRY_DAYS = 3650
@@ -221,12 +222,14 @@ def apikey_revoke(*, api_key: ApiKey, revoked_by: Any = None) -> bool:
     return revoking
 
 
-def ban_record(*, api_key: ApiKey, started_at: datetime, ends_at: datetime, number: int) -> Ban:
+def ban_record(
+    *, api_key: ApiKey | KeyRecord, started_at: datetime, ends_at: datetime, number: int
+) -> Ban:
     """Record a ban the limiter has just put in force, for account managers to see. Both
     instants come from the limiter, so the record says exactly what is in force."""
     minutes = int((ends_at - started_at).total_seconds()) // 60
     return Ban.objects.create(
-        api_key=api_key,
+        api_key_id=api_key.pk,
         account_id=api_key.account_id,
         started_at=started_at,
         ends_at=ends_at,

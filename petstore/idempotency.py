@@ -140,7 +140,7 @@ def idempotent(action: Action) -> Callable[..., HttpResponse]:
                 {HEADER: [f"Must be 1 to {MAX_KEY_LENGTH} characters."]}
             )
         # The caller: the account of the key, authenticated before any action runs.
-        account_id = request.user.pk
+        account_id = getattr(request.auth, "account_id", None)
         if account_id is None:
             raise exceptions.NotAuthenticated()
         try:

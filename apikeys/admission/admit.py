@@ -2,35 +2,43 @@
 
 1. **Read**: the bearer key from ``Authorization``; a request without one is counted against
    its client's address.
-2. **Find**: by digest, in the process cache or else PostgreSQL (``apikeys.keyring``); a token
-   that is not even shaped like a key is refused without a query (``apikeys.keys``).
+2. **Find**: by digest, in the process cache, else Redis, else PostgreSQL (``apikeys.keyring``);
+   a token that is not even shaped like a key is refused without a query (``apikeys.keys``),
+   and a digest the service does not know reaches PostgreSQL only within its address's limit.
 3. **Check**: revoked, expired, suspended; a publishable key against the request's ``Origin``,
    so that another site cannot spend a widget's quota from its visitors' browsers.
 4. **Count**: one Redis round trip (``apikeys.limiter``), against the account's plan for a valid
    key, against the client's address for anything else. ``GET /v1/rate_limit`` reads the
    account's windows in that round trip instead of counting against them.
 5. A key served from the cache may be out of date: the count then says so (it counted nothing)
-   and the key is read again from PostgreSQL, once. Refusing is the middleware's.
+   and the key is read again, once. Refusing is the middleware's.
 """
 
 from __future__ import annotations
 
+import contextlib
+import time
+from dataclasses import replace
+from datetime import UTC, datetime
+
 from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest
-from django.utils import timezone
 from rest_framework.exceptions import APIException, AuthenticationFailed
 
 from apikeys import keys
 from apikeys.admission.result import Admission, ForeignOrigin
 from apikeys.keyring import keyring
 from apikeys.limiter import Policy, Subject, limiter
+from apikeys.models import ApiKey, Limits
+from petstore import redis
 from petstore.addresses import client_address, subscriber
 from petstore.errors import ServiceUnavailable
 
 RATE_LIMIT_PATH = "/v1/rate_limit"
 # GET /v1/rate_limit per key per minute: enough to poll every second, little enough to be cheap.
 RATE_LIMIT_READS_PER_MINUTE = 60
+NOT_RECOGNISED = "This API key is not recognised."
 
 
 def admit(request: HttpRequest) -> Admission:
@@ -58,26 +66,44 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
     """The admission of a request with this key, or None when a key from the cache turned out
     to need a fresh read."""
     digest = keys.digest(token)
+    counted = None  # the count against the address that let an unknown digest reach PostgreSQL
     try:
         found = keyring.cached(digest) if use_cache else None
         from_cache = found is not None
         if found is None:
-            # Not a key this process holds: its shape first, then PostgreSQL. (A cached key had
-            # its shape checked when it was read.)
+            # Not a key this process holds: its shape first, then Redis, then PostgreSQL. (A
+            # cached key had its shape checked when it was read.)
             if not keys.is_well_formed(token):
                 return _by_address(request, AuthenticationFailed("This is not a valid API key."))
+            try:
+                found = keyring.fetch(digest)
+            except redis.RedisError:
+                # No Redis to ask: PostgreSQL, as for every request without Redis.
+                found = keyring.read(digest)
+        if found is None:
+            # A digest the service does not know: PostgreSQL is asked only within the
+            # address's own limit, so that made-up keys cannot load it.
+            counted = _by_address(request, AuthenticationFailed(NOT_RECOGNISED))
+            if not counted.decision.allowed:
+                return counted
             found = keyring.read(digest)
-        api_key = found.api_key
-        if api_key is None:
-            return _by_address(request, AuthenticationFailed("This API key is not recognised."))
-        refusal = api_key.use(timezone.now(), request.META.get("HTTP_ORIGIN"))
+            if found.record is None:
+                return counted
+        record = found.record
+        if record is None:
+            return _by_address(request, AuthenticationFailed(NOT_RECOGNISED))
+        now = time.time()
+        refusal = record.refusal(now, request.META.get("HTTP_ORIGIN"))
         if refusal is not None:
             # A cached key may predate its restoring (a reactivated account) or a change of its
             # origins: only a fresh read refuses.
             if from_cache:
                 return None
-            error = ForeignOrigin if refusal.foreign_origin else AuthenticationFailed
-            return _by_address(request, error(refusal.reason), api_key.origin_set)
+            reason, foreign_origin = refusal
+            error = ForeignOrigin if foreign_origin else AuthenticationFailed
+            if counted is not None:
+                return replace(counted, error=error(reason), origins=record.origin_set)
+            return _by_address(request, error(reason), record.origin_set)
     except DatabaseError as exc:
         # The view answers 503; meanwhile the caller is limited by address.
         unavailable = ServiceUnavailable()
@@ -86,7 +112,9 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
     # Counted against the account; GET /v1/rate_limit reads its windows instead. The second
     # attempt's read is this request's own: there is no generation left to verify.
     generation = found.generation if use_cache else ""
-    subject = Subject.account(api_key.account_id, api_key.account.limits, key_id=api_key.pk)
+    subject = Subject.account(
+        record.account_id, Limits(record.per_minute, record.per_day), key_id=record.id
+    )
     standing = None
     if request.path_info == RATE_LIMIT_PATH and request.method in ("GET", "HEAD"):
         per_minute = RATE_LIMIT_READS_PER_MINUTE
@@ -96,13 +124,14 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
     if decision.stale_key:
         keyring.clear()
         return None
-    return Admission(
-        decision,
-        key=api_key,
-        account=api_key.account,
-        origins=api_key.origin_set,
-        standing=standing,
-    )
+    if decision.first_use:
+        _record_use(record.id, now)
+    return Admission(decision, key=record, origins=record.origin_set, standing=standing)
+
+
+def _record_use(key_id: int, now: float) -> None:
+    with contextlib.suppress(DatabaseError):  # a missed last use is no reason to refuse
+        ApiKey.objects.touch(key_id, datetime.fromtimestamp(now, UTC))
 
 
 def _by_address(

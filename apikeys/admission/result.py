@@ -9,7 +9,7 @@ from rest_framework.exceptions import APIException, PermissionDenied
 from rest_framework.request import Request
 
 from apikeys.limiter import Decision, Standing
-from apikeys.models import Account, ApiKey
+from apikeys.records import KeyRecord
 
 
 class ForeignOrigin(PermissionDenied):
@@ -19,8 +19,7 @@ class ForeignOrigin(PermissionDenied):
 @dataclass(frozen=True)
 class Admission:
     decision: Decision  # the limiter's; its headers go on every answer
-    key: ApiKey | None = None  # the valid key the request was counted against
-    account: Account | None = None
+    key: KeyRecord | None = None  # the valid key the request was counted against
     error: APIException | None = None  # why the key sent was refused; DRF raises it
     origins: frozenset[str] = frozenset()  # the web origins of the key sent, even a refused one
     standing: Standing | None = None  # GET /v1/rate_limit's read of the account's windows

@@ -58,6 +58,7 @@ class Keys(NamedTuple):
     peeks: str  # the caller's own window for reading its limits (Limiter.peek)
     usage: str  # the account's tallies for the day, per key (a hash; apikeys.usage)
     usage_index: str  # the accounts with tallies that day (a set)
+    used: str  # set by the key's first admitted request of the minute (its last_used_at)
 
     @classmethod
     def of(cls, subject: Subject, now: float, prefix: str) -> Keys:
@@ -78,6 +79,7 @@ class Keys(NamedTuple):
             # Only accounts have tallies; a subject without one names none.
             usage_name(account_id, day, prefix) if account_id else "",
             usage_index_name(day, prefix),
+            f"{caller}:used:m{minute}",
         )
 
 
@@ -139,6 +141,7 @@ class Outcome(NamedTuple):
     day: int
     ban_ends_at: int = 0
     ban_number: int = 0
+    first_use: int = 0  # 1: the key's first admitted request this minute
 
 
 class Peeked(NamedTuple):

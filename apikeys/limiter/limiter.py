@@ -85,7 +85,9 @@ class Limiter:
         window = tightest(counted)
         field = policy_field(counted)
         if verdict == Verdict.ADMITTED:
-            return Decision(True, window, policy_field=field, now=second)
+            return Decision(
+                True, window, policy_field=field, now=second, first_use=outcome.first_use == 1
+            )
         if verdict in (Verdict.BANNED, Verdict.NEWLY_BANNED):
             new_ban = None
             if verdict == Verdict.NEWLY_BANNED:

@@ -77,6 +77,8 @@ class Decision(NamedTuple):
     # The RateLimit-Policy field: every window of the policy, and the second the check ran at.
     policy_field: str = ""
     now: int = 0
+    # The key's first admitted request this minute: the one that records its use.
+    first_use: bool = False
 
     @property
     def headers(self) -> list[tuple[str, str]]:

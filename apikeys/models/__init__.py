@@ -6,7 +6,6 @@ from apikeys.models.api_keys import (
     ApiKey,
     ApiKeyQuerySet,
     KeyKind,
-    KeyRefusal,
     KeyState,
     Scope,
 )
@@ -26,7 +25,6 @@ __all__ = [
     "DailyUsage",
     "DailyUsageQuerySet",
     "KeyKind",
-    "KeyRefusal",
     "KeyState",
     "Limits",
     "Plan",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -14,10 +14,6 @@ from django.db.models import Q
 from django.utils.functional import cached_property
 
 from apikeys import keys
-
-if TYPE_CHECKING:
-    pass
-
 from apikeys.models.accounts import Account
 from apikeys.origins import normalize_origins
 
@@ -73,6 +69,13 @@ class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
         if found is None or not hmac.compare_digest(found.digest, wanted):
             return None
         return found
+
+    def touch(self, key_id: int, now: datetime) -> None:
+        """Record the key's use at ``now``, unless it was recorded within LAST_USED_RESOLUTION."""
+        stale_before = now - LAST_USED_RESOLUTION
+        self.filter(
+            Q(last_used_at__isnull=True) | Q(last_used_at__lte=stale_before), pk=key_id
+        ).update(last_used_at=now)
 
     def matching(self, key_or_prefix: str) -> ApiKeyQuerySet:
         """Keys named by a full key, or by their display prefix (for the command line)."""
@@ -187,55 +190,36 @@ class ApiKey(models.Model):
         if errors:
             raise ValidationError(errors)
 
-    def origin_refusal(self, origin: str | None) -> str | None:
-        """Why a request from ``origin`` may not use this key, or None when it may.
-
-        Only publishable keys are bound to origins. A request without ``Origin`` is not a
-        browser's (browsers always send it with a cross-origin ``Authorization``), and whoever
-        sends it could as well have forged one, so it is accepted.
-        """
-        if not self.is_publishable or origin is None or origin in self.origin_set:
-            return None
-        return (
-            f"This publishable API key may not be used from {origin}; it is bound to: "
-            f"{', '.join(self.origin_list)}."
+    @property
+    def facts(self) -> KeyFacts:
+        return KeyFacts(
+            self.revoked_at is not None, self.account.suspended_at is not None, self.expires_at
         )
 
     def state(self, now: datetime) -> str:
         """``active``, or why the key is refused: ``revoked``, ``expired``, ``suspended``."""
-        for refusal in _PRECEDENCE:
-            if refusal.applies(self, now):
-                return refusal.state.value
-        return KeyState.ACTIVE.value
-
-    def refusal_reason(self, now: datetime) -> str | None:
-        """Why this key may not be used at ``now``, or None when it may."""
-        return _REFUSALS.get(self.state(now))
-
-    def use(self, now: datetime, origin: str | None) -> KeyRefusal | None:
-        """Why this key may not be used at ``now`` from ``origin``, or None when it may; a use
-        that may is recorded (``touch``)."""
-        if (reason := self.refusal_reason(now)) is not None:
-            return KeyRefusal(reason, foreign_origin=False)
-        if (reason := self.origin_refusal(origin)) is not None:
-            return KeyRefusal(reason, foreign_origin=True)
-        self.touch(now)
-        return None
-
-    def touch(self, now: datetime) -> None:
-        """Record use, at most once per LAST_USED_RESOLUTION across all processes."""
-        stale_before = now - LAST_USED_RESOLUTION
-        if self.last_used_at is not None and self.last_used_at > stale_before:
-            return
-        ApiKey.objects.filter(
-            Q(last_used_at__isnull=True) | Q(last_used_at__lte=stale_before), pk=self.pk
-        ).update(last_used_at=now)
-        self.last_used_at = now
+        return key_state(self.facts, now)
 
 
-class KeyRefusal(NamedTuple):
-    reason: str
-    foreign_origin: bool  # the key is usable, but not from the web origin the request came from
+class KeyFacts(NamedTuple):
+    """What a key's state follows from, as the row has it and as its record keeps it
+    (``apikeys.records``)."""
+
+    revoked: bool
+    suspended: bool
+    expires_at: datetime | None
+
+
+def key_state(facts: KeyFacts, now: datetime) -> str:
+    for refusal in _PRECEDENCE:
+        if refusal.applies(facts, now):
+            return refusal.state.value
+    return KeyState.ACTIVE.value
+
+
+def refusal_message(state: str) -> str | None:
+    """What a refused key is told, None for an active one."""
+    return _REFUSALS.get(state)
 
 
 class KeyState(models.TextChoices):
@@ -251,7 +235,7 @@ class _Refusal(NamedTuple):
     """A reason to refuse a key: as a test of a loaded key, and as a database condition."""
 
     state: KeyState
-    applies: Callable[[ApiKey, datetime], bool]
+    applies: Callable[[KeyFacts, datetime], bool]
     condition: Callable[[datetime], Q]
 
 
@@ -260,7 +244,7 @@ class _Refusal(NamedTuple):
 _PRECEDENCE = (
     _Refusal(
         KeyState.REVOKED,
-        lambda key, now: key.revoked_at is not None,
+        lambda key, now: key.revoked,
         lambda now: Q(revoked_at__isnull=False),
     ),
     _Refusal(
@@ -270,7 +254,7 @@ _PRECEDENCE = (
     ),
     _Refusal(
         KeyState.SUSPENDED,
-        lambda key, now: key.account.suspended_at is not None,
+        lambda key, now: key.suspended,
         lambda now: Q(account__suspended_at__isnull=False),
     ),
 )

@@ -1,9 +1,9 @@
 """The hot paths cost a fixed, small number of queries, and never a COUNT(*).
 
-A key is looked up in PostgreSQL (one query, by its SHA-256 digest on the unique index, with its
-account and plan joined in) the first time a process sees it; after that it comes from the
-process's key cache, which the rate limiter's one Redis round trip keeps honest (see
-apikeys.keyring). So a warm request costs only its own data queries.
+A key is found by its digest in the process's key cache, else in Redis (its record, written when
+the key was issued or last read), else in PostgreSQL (one query, by digest on the unique index);
+the rate limiter's one Redis round trip keeps the cache honest (see apikeys.keyring). So a warm
+request costs only its own data queries.
 """
 
 from __future__ import annotations
@@ -12,12 +12,15 @@ import json
 from http import HTTPStatus
 
 import pytest
+from django.conf import settings
 from django.test.utils import CaptureQueriesContext
 
+from apikeys.keyring import RECORD
 from apikeys.keys import digest
 from apikeys.models import ApiKey
 from apikeys.services import apikey_revoke
 from pets.models import Pet
+from petstore import redis
 
 
 @pytest.fixture
@@ -87,10 +90,25 @@ def test_creating_a_pet_is_one_query(client, auth, warm, dog, django_assert_num_
     assert_no_count(queries)
 
 
-def test_a_key_seen_for_the_first_time_costs_one_lookup(
+def test_a_key_seen_for_the_first_time_costs_no_lookup(
+    client, auth, key_row, make_pet, django_assert_num_queries
+):
+    # Issuing the key wrote its record to Redis: the service knows it without asking.
+    make_pet()
+
+    # The first last_used_at of the minute, the data.
+    with django_assert_num_queries(2) as queries:
+        response = client.get("/v1/pets", headers=auth)
+
+    assert response.status_code == HTTPStatus.OK
+    assert queries.captured_queries[0]["sql"].upper().startswith("UPDATE")
+
+
+def test_a_key_redis_does_not_know_costs_one_lookup(
     client, auth, key_row, make_pet, django_assert_num_queries
 ):
     make_pet()
+    redis.client().execute("DEL", f"{settings.REDIS_KEY_PREFIX}{RECORD}{key_row.digest}")
 
     # The lookup, the first last_used_at of the minute, the data.
     with django_assert_num_queries(3) as queries:
@@ -101,11 +119,24 @@ def test_a_key_seen_for_the_first_time_costs_one_lookup(
     assert queries.captured_queries[1]["sql"].upper().startswith("UPDATE")
 
 
-def test_a_change_to_any_key_sends_the_next_request_back_to_the_database(
+def test_a_change_to_another_key_costs_the_next_request_no_lookup(
     client, auth, warm, make_key, django_assert_num_queries
 ):
     other = make_key(name="Another shelter")
     apikey_revoke(api_key=ApiKey.objects.get(digest=digest(other)))
+
+    # Every process's cached keys are out of date, but this key's record in Redis is not.
+    with django_assert_num_queries(1):
+        response = client.get("/v1/categories", headers=auth)
+
+    assert response.status_code == HTTPStatus.OK
+
+
+def test_a_change_to_the_key_sends_its_next_request_back_to_the_database(
+    client, auth, warm, django_assert_num_queries
+):
+    warm.set_scopes(["pets:read"])
+    warm.save()
 
     with django_assert_num_queries(2) as queries:
         response = client.get("/v1/categories", headers=auth)

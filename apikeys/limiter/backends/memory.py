@@ -58,7 +58,11 @@ class MemoryBackend:
                 if args.per_day:
                     day = self._incr(keys.day, now, moment.day_ttl)
                 self._tally(keys, args, "admitted", moment)
-                return Outcome(Verdict.ADMITTED, minute, day)
+                first_use = 0
+                if args.usage_key and not self._get(keys.used, now):
+                    self._values[keys.used] = (1, now + moment.minute_ttl)
+                    first_use = 1
+                return Outcome(Verdict.ADMITTED, minute, day, 0, 0, first_use)
             self._incr(keys.refused, now, moment.day_ttl)
             if banned_until > now:
                 self._tally(keys, args, "banned", moment)

@@ -1,0 +1,148 @@
+"""A key as admission needs it, in a few hundred bytes: what it may do, from where, until when,
+and its account's limits. Kept in each process's key ring and, in its wire form, in Redis
+beside the counters, in place of the key's, account's and plan's rows."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from apikeys.models import Account, ApiKey, KeyKind, Plan
+from apikeys.models.api_keys import KeyFacts, key_state, refusal_message
+
+
+@dataclass(frozen=True, slots=True)
+class KeyRecord:
+    id: int
+    prefix: str
+    account_id: int
+    publishable: bool
+    scope_set: frozenset[str]
+    origin_set: frozenset[str]
+    revoked: bool
+    suspended: bool
+    expires_at: float | None  # Unix seconds
+    plan: tuple[int, str, str, int | None, int | None]  # id, code, name, per minute, per day
+    custom: tuple[int | None, int | None]  # the account's own limits (Enterprise)
+    per_minute: int  # the limits in force, from Account.limits
+    per_day: int
+
+    # The request's user in DRF is the key: any valid key is an authenticated caller.
+    is_authenticated = True
+
+    @classmethod
+    def of(cls, api_key: ApiKey) -> KeyRecord:
+        """The record of a key read with its account and plan."""
+        account, plan = api_key.account, api_key.account.plan
+        limits = account.limits
+        expires_at = api_key.expires_at
+        return cls(
+            api_key.pk,
+            api_key.prefix,
+            account.pk,
+            api_key.kind == KeyKind.PUBLISHABLE,
+            _shared(api_key.scopes),
+            _shared(api_key.allowed_origins),
+            api_key.revoked_at is not None,
+            account.suspended_at is not None,
+            expires_at.timestamp() if expires_at is not None else None,
+            (plan.pk, plan.code, plan.name, plan.requests_per_minute, plan.requests_per_day),
+            (account.custom_requests_per_minute, account.custom_requests_per_day),
+            limits.per_minute,
+            limits.per_day,
+        )
+
+    def wire(self) -> bytes:
+        """The record as Redis keeps it."""
+        return orjson.dumps(
+            [
+                self.id,
+                self.prefix,
+                self.account_id,
+                self.publishable,
+                sorted(self.scope_set),
+                sorted(self.origin_set),
+                self.revoked,
+                self.suspended,
+                self.expires_at,
+                self.plan,
+                self.custom,
+                self.per_minute,
+                self.per_day,
+            ]
+        )
+
+    @classmethod
+    def from_wire(cls, data: bytes) -> KeyRecord:
+        fields: list[Any] = orjson.loads(data)
+        fields[4], fields[5] = _shared(" ".join(fields[4])), _shared(" ".join(fields[5]))
+        fields[9] = tuple(sys.intern(f) if isinstance(f, str) else f for f in fields[9])
+        fields[10] = tuple(fields[10])
+        return cls(*fields)
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+    @property
+    def is_publishable(self) -> bool:
+        return self.publishable
+
+    @property
+    def scope_list(self) -> list[str]:
+        return sorted(self.scope_set)
+
+    def refusal(self, now: float, origin: str | None) -> tuple[str, bool] | None:
+        """Why this key may not be used at ``now`` (Unix seconds) from ``origin``, and whether
+        only the origin is wrong; None when it may (``ApiKey.state``'s precedence)."""
+        if self.revoked or self.suspended or self.expires_at is not None:
+            expires_at = self.expires_at
+            facts = KeyFacts(
+                self.revoked,
+                self.suspended,
+                None if expires_at is None else datetime.fromtimestamp(expires_at, UTC),
+            )
+            message = refusal_message(key_state(facts, datetime.fromtimestamp(now, UTC)))
+            if message is not None:
+                return message, False
+        if not self.publishable or origin is None or origin in self.origin_set:
+            return None
+        return (
+            f"This publishable API key may not be used from {origin}; it is bound to: "
+            f"{', '.join(sorted(self.origin_set))}.",
+            True,
+        )
+
+    def account(self) -> Account:
+        """The key's account as a model instance made from the record (no query): for the
+        views that filter or write by account."""
+        plan_id, code, name, plan_per_minute, plan_per_day = self.plan
+        plan = Plan(
+            pk=plan_id,
+            code=code,
+            name=name,
+            requests_per_minute=plan_per_minute,
+            requests_per_day=plan_per_day,
+        )
+        per_minute, per_day = self.custom
+        return Account(
+            pk=self.account_id,
+            plan=plan,
+            custom_requests_per_minute=per_minute,
+            custom_requests_per_day=per_day,
+        )
+
+
+# Few keys differ in their scopes or origins: records share one set of each.
+_SETS: dict[str, frozenset[str]] = {}
+
+
+def _shared(words: str) -> frozenset[str]:
+    found = _SETS.get(words)
+    if found is None:
+        found = _SETS.setdefault(sys.intern(words), frozenset(words.split()))
+    return found
