@@ -108,7 +108,9 @@ def test_a_key_redis_does_not_know_costs_one_lookup(
     client, auth, key_row, make_pet, django_assert_num_queries
 ):
     make_pet()
-    redis.client().execute("DEL", f"{settings.REDIS_KEY_PREFIX}{RECORD}{key_row.digest}")
+    redis_client = redis.client()
+    assert redis_client is not None
+    redis_client.execute("DEL", f"{settings.REDIS_KEY_PREFIX}{RECORD}{key_row.digest}")
 
     # The lookup, the first last_used_at of the minute, the data.
     with django_assert_num_queries(3) as queries:

@@ -1,0 +1,195 @@
+"""The list request with many customers: 20,000 and 200,000 distinct keys in rotation (each on
+an account of its own), and made-up keys, beside the same request with one key, in the same
+rounds; and a worker's memory after 50k requests of the 20,000-key rotation.
+
+    python -m bench.crowd          (after `make bench`, which prepares its database)
+
+Keys are issued in bulk and their records published as issuing publishes them, so that the
+crowd is one the service knows, as it would after their first use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import signal
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+
+import psycopg
+
+from apikeys.keys import display_prefix, generate_key
+from bench.run import (
+    CONNECTIONS,
+    DATABASE_URL,
+    PORTS,
+    PYTHON,
+    ROOT,
+    SERVER_ENV,
+    Run,
+    _latency,
+    install_production_environment,
+    issue_key,
+    prepare_database,
+    seed_pets,
+    sh,
+    start,
+)
+
+PATH = "/v1/pets?limit=20"
+CROWDS = (20_000, 200_000)
+RESULTS = ROOT / "bench" / "results" / "crowd.json"
+# Random keys in each wrk thread, or one made-up key per request.
+ROTATION = """
+local keys = {}
+for line in io.lines("%s") do keys[#keys + 1] = line end
+math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
+request = function()
+  local key = keys[math.random(#keys)]
+  return wrk.format(nil, nil, {["Authorization"] = "Bearer " .. key})
+end
+"""
+
+
+def issue_keys(count: int) -> list[str]:
+    """``count`` keys, each on an Enterprise account of its own whose limits never interfere."""
+    raw = [generate_key() for _ in range(count)]
+    with psycopg.connect(DATABASE_URL, autocommit=True) as db:
+        plan = db.execute("SELECT id FROM apikeys_plan WHERE code = 'enterprise'").fetchone()
+        assert plan is not None
+        accounts = db.execute(
+            "INSERT INTO apikeys_account (name, email, plan_id, custom_requests_per_minute, "
+            "custom_requests_per_day, created_at) SELECT 'Crowd ' || g, '', %s, 1000000000, "
+            "1000000000, now() FROM generate_series(1, %s) AS g RETURNING id",
+            [plan[0], count],
+        ).fetchall()
+        with (
+            db.cursor() as cursor,
+            cursor.copy(
+                "COPY apikeys_apikey (account_id, name, prefix, digest, created_at, kind, scopes, "
+                "allowed_origins) FROM STDIN"
+            ) as copy,
+        ):
+            for (account_id,), key in zip(accounts, raw, strict=True):
+                digest = hashlib.sha256(key.encode()).hexdigest()
+                copy.write_row(
+                    (
+                        account_id,
+                        "crowd",
+                        display_prefix(key),
+                        digest,
+                        "now",
+                        "secret",
+                        "orders:read orders:write pets:read pets:write",
+                        "",
+                    )
+                )
+    # Issuing publishes each key's record (apikeys.signals); bulk rows are published here.
+    sh(
+        PYTHON,
+        "manage.py",
+        "shell",
+        "-c",
+        "from apikeys import keyring; from apikeys.models import ApiKey; "
+        "keyring.publish(ApiKey.objects.filter(name='crowd').values_list('digest', flat=True))",
+        env=SERVER_ENV,
+    )
+    return raw
+
+
+def wrk_rotating(keys_file: Path, seconds: int) -> Run:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua") as lua:
+        lua.write(ROTATION % keys_file)
+        lua.flush()
+        out = subprocess.run(
+            [
+                "wrk",
+                "-t2",
+                f"-c{CONNECTIONS}",
+                f"-d{seconds}s",
+                "--latency",
+                "-s",
+                lua.name,
+                f"http://127.0.0.1:{PORTS['stack']}{PATH}",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    return Run(
+        requests_per_second=float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1]),  # type: ignore[index]
+        p50_ms=_latency(out, "50%"),
+        p99_ms=_latency(out, "99%"),
+        non_2xx=int(m[1]) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0,
+        socket_errors=sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out)),
+        requests=int(re.search(r"(\d+) requests in", out)[1]),  # type: ignore[index]
+    )
+
+
+def worker_rss_mb(server: subprocess.Popen[bytes]) -> list[float]:
+    children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+    sizes = []
+    for pid in children:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                sizes.append(round(int(line.split()[1]) / 1024, 1))
+    return sizes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=8)
+    options = parser.parse_args()
+    install_production_environment()
+    prepare_database()
+    seed_pets(10_000)
+    one = issue_key()
+    work = Path(tempfile.mkdtemp(prefix="petstore-crowd-"))
+    files = {"one key": work / "one.txt", "made-up keys": work / "made-up.txt"}
+    files["one key"].write_text(one + "\n")
+    files["made-up keys"].write_text("\n".join(generate_key() for _ in range(50_000)) + "\n")
+    for count in CROWDS:
+        print(f"Issuing {count:,} keys …", flush=True)
+        files[f"{count:,} keys"] = work / f"crowd-{count}.txt"
+        files[f"{count:,} keys"].write_text("\n".join(issue_keys(count)) + "\n")
+    server = start("stack")
+    try:
+        served = 0
+        while served < 50_000:
+            served += wrk_rotating(files["20,000 keys"], 4).requests
+        memory = worker_rss_mb(server)
+        for path in files.values():
+            wrk_rotating(path, 2)  # warm-up
+        runs: dict[str, list[Run]] = {label: [] for label in files}
+        for _ in range(options.rounds):
+            for label, path in files.items():
+                runs[label].append(wrk_rotating(path, options.seconds))
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+    one_rate = statistics.median(r.requests_per_second for r in runs["one key"])
+    rows = {}
+    for label, label_runs in runs.items():
+        rate = statistics.median(r.requests_per_second for r in label_runs)
+        rows[label] = {
+            "requests_per_second": round(rate),
+            "over_one_key": round(rate / one_rate, 3),
+            "non_2xx": sum(r.non_2xx for r in label_runs),
+            "requests": sum(r.requests for r in label_runs),
+        }
+        print(
+            f"  {label:>15}: {rate:>7.0f} req/s, {rate / one_rate:.2f} of one key, "
+            f"non-2xx {rows[label]['non_2xx']}",
+            flush=True,
+        )
+    print(f"  worker RSS after {served:,} requests of 20,000 keys: {memory} MB", flush=True)
+    RESULTS.write_text(json.dumps({"rows": rows, "rss_mb": memory, "served": served}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
