@@ -4,15 +4,16 @@ beside the counters, in place of the key's, account's and plan's rows."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
 from apikeys.models import Account, ApiKey, KeyKind, Plan
 from apikeys.models.api_keys import KeyFacts, key_state, refusal_message
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +46,17 @@ class KeyRecord:
             api_key.prefix,
             account.pk,
             api_key.kind == KeyKind.PUBLISHABLE,
-            _shared(api_key.scopes),
-            _shared(api_key.allowed_origins),
+            _words(api_key.scopes),
+            _words(api_key.allowed_origins),
             api_key.revoked_at is not None,
             account.suspended_at is not None,
             expires_at.timestamp() if expires_at is not None else None,
-            (plan.pk, plan.code, plan.name, plan.requests_per_minute, plan.requests_per_day),
-            (account.custom_requests_per_minute, account.custom_requests_per_day),
-            limits.per_minute,
-            limits.per_day,
+            _shared(
+                (plan.pk, plan.code, plan.name, plan.requests_per_minute, plan.requests_per_day)
+            ),
+            _shared((account.custom_requests_per_minute, account.custom_requests_per_day)),
+            _shared(limits.per_minute),
+            _shared(limits.per_day),
         )
 
     def wire(self) -> bytes:
@@ -78,11 +81,36 @@ class KeyRecord:
 
     @classmethod
     def from_wire(cls, data: bytes) -> KeyRecord:
-        fields: list[Any] = orjson.loads(data)
-        fields[4], fields[5] = _shared(" ".join(fields[4])), _shared(" ".join(fields[5]))
-        fields[9] = tuple(sys.intern(f) if isinstance(f, str) else f for f in fields[9])
-        fields[10] = tuple(fields[10])
-        return cls(*fields)
+        (
+            key_id,
+            prefix,
+            account_id,
+            publishable,
+            scopes,
+            origins,
+            revoked,
+            suspended,
+            expires_at,
+            plan,
+            custom,
+            per_minute,
+            per_day,
+        ) = orjson.loads(data)
+        return cls(
+            key_id,
+            prefix,
+            account_id,
+            publishable,
+            _words(" ".join(scopes)),
+            _words(" ".join(origins)),
+            revoked,
+            suspended,
+            expires_at,
+            _shared(tuple(plan)),
+            _shared(tuple(custom)),
+            _shared(per_minute),
+            _shared(per_day),
+        )
 
     @property
     def pk(self) -> int:
@@ -137,12 +165,18 @@ class KeyRecord:
         )
 
 
-# Few keys differ in their scopes or origins: records share one set of each.
-_SETS: dict[str, frozenset[str]] = {}
+# Keys have few distinct plans, limits, scopes and origins: every record of a process shares one
+# copy of each, so that a process can hold every key of a busy service.
+_SHARED: dict[Any, Any] = {}
+_WORDS: dict[str, frozenset[str]] = {}
 
 
-def _shared(words: str) -> frozenset[str]:
-    found = _SETS.get(words)
+def _shared(value: T) -> T:
+    return _SHARED.setdefault(value, value)
+
+
+def _words(words: str) -> frozenset[str]:
+    found = _WORDS.get(words)
     if found is None:
-        found = _SETS.setdefault(sys.intern(words), frozenset(words.split()))
+        found = _WORDS.setdefault(words, frozenset(words.split()))
     return found

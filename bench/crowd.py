@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import signal
 import statistics
@@ -20,6 +21,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import django
 import psycopg
 
 from apikeys.keys import display_prefix, generate_key
@@ -144,7 +146,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--crowds", type=int, nargs="*", default=list(CROWDS))
     options = parser.parse_args()
+    # Keys are made as the service makes them, under the servers' settings.
+    os.environ.update(SERVER_ENV)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "petstore.settings")
+    django.setup()
     install_production_environment()
     prepare_database()
     seed_pets(10_000)
@@ -153,7 +160,7 @@ def main() -> None:
     files = {"one key": work / "one.txt", "made-up keys": work / "made-up.txt"}
     files["one key"].write_text(one + "\n")
     files["made-up keys"].write_text("\n".join(generate_key() for _ in range(50_000)) + "\n")
-    for count in CROWDS:
+    for count in options.crowds:
         print(f"Issuing {count:,} keys …", flush=True)
         files[f"{count:,} keys"] = work / f"crowd-{count}.txt"
         files[f"{count:,} keys"].write_text("\n".join(issue_keys(count)) + "\n")

@@ -124,7 +124,7 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
     if decision.stale_key:
         keyring.clear()
         return None
-    if decision.first_use:
+    if decision.record_use:
         _record_use(record.id, now)
     return Admission(decision, key=record, origins=record.origin_set, standing=standing)
 

@@ -13,6 +13,7 @@ from apikeys.limiter.policy import (
     BAN_MAX_SECONDS,
     BAN_STRIKES,
     DAY,
+    LAST_USE_SECONDS,
     MINUTE,
     Subject,
 )
@@ -58,7 +59,7 @@ class Keys(NamedTuple):
     peeks: str  # the caller's own window for reading its limits (Limiter.peek)
     usage: str  # the account's tallies for the day, per key (a hash; apikeys.usage)
     usage_index: str  # the accounts with tallies that day (a set)
-    used: str  # set by the key's first admitted request of the minute (its last_used_at)
+    used: str  # set when the key's use is recorded, once in each LAST_USE_SECONDS of the clock
 
     @classmethod
     def of(cls, subject: Subject, now: float, prefix: str) -> Keys:
@@ -79,7 +80,7 @@ class Keys(NamedTuple):
             # Only accounts have tallies; a subject without one names none.
             usage_name(account_id, day, prefix) if account_id else "",
             usage_index_name(day, prefix),
-            f"{caller}:used:m{minute}",
+            f"{caller}:used:p{int(now // LAST_USE_SECONDS)}",
         )
 
 
@@ -141,7 +142,7 @@ class Outcome(NamedTuple):
     day: int
     ban_ends_at: int = 0
     ban_number: int = 0
-    first_use: int = 0  # 1: the key's first admitted request this minute
+    record_use: int = 0  # 1: the key's use is due to be recorded
 
 
 class Peeked(NamedTuple):

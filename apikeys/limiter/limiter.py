@@ -33,10 +33,11 @@ from petstore import redis
 T = TypeVar("T")
 
 
-@functools.lru_cache(maxsize=10_000)
+@functools.lru_cache(maxsize=1_000)
 def _counting(subject: Subject, generation: str, minute: int, prefix: str) -> tuple[Keys, Args]:
     """``subject``'s counters' names and its check's arguments, the same all minute long:
-    naming them is a good part of a check's own work."""
+    naming them is a good part of a check's own work. Kept for the busiest subjects only: with
+    thousands of keys in use, a larger cache would be most of a worker's memory."""
     return Keys.of(subject, minute * MINUTE, prefix), Args.of(subject, generation)
 
 
@@ -86,7 +87,7 @@ class Limiter:
         field = policy_field(counted)
         if verdict == Verdict.ADMITTED:
             return Decision(
-                True, window, policy_field=field, now=second, first_use=outcome.first_use == 1
+                True, window, policy_field=field, now=second, record_use=outcome.record_use == 1
             )
         if verdict in (Verdict.BANNED, Verdict.NEWLY_BANNED):
             new_ban = None

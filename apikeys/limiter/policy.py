@@ -12,6 +12,9 @@ BAN_STRIKES = 10
 BAN_BASE_SECONDS = 15 * MINUTE
 BAN_MAX_SECONDS = DAY
 BAN_MEMORY_SECONDS = DAY
+# A key's use is recorded (its last_used_at) at most this often: a busy service's thousands of
+# keys would otherwise each write their row every minute.
+LAST_USE_SECONDS = 5 * MINUTE
 # The name of a peek's own window in the RateLimit fields.
 PEEK_WINDOW = "rate_limit"
 
@@ -77,8 +80,8 @@ class Decision(NamedTuple):
     # The RateLimit-Policy field: every window of the policy, and the second the check ran at.
     policy_field: str = ""
     now: int = 0
-    # The key's first admitted request this minute: the one that records its use.
-    first_use: bool = False
+    # The key's use is due to be recorded (LAST_USE_SECONDS).
+    record_use: bool = False
 
     @property
     def headers(self) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 
 from apikeys.limiter.counters import BAN_SECONDS, Args, Keys, Moment, Outcome, PeekArgs, Peeked
-from apikeys.limiter.policy import BAN_MEMORY_SECONDS, MINUTE, Verdict
+from apikeys.limiter.policy import BAN_MEMORY_SECONDS, LAST_USE_SECONDS, MINUTE, Verdict
 from apikeys.usage.tallies import MemoryTallies
 
 
@@ -58,11 +58,11 @@ class MemoryBackend:
                 if args.per_day:
                     day = self._incr(keys.day, now, moment.day_ttl)
                 self._tally(keys, args, "admitted", moment)
-                first_use = 0
+                record_use = 0
                 if args.usage_key and not self._get(keys.used, now):
-                    self._values[keys.used] = (1, now + moment.minute_ttl)
-                    first_use = 1
-                return Outcome(Verdict.ADMITTED, minute, day, 0, 0, first_use)
+                    self._values[keys.used] = (1, now + LAST_USE_SECONDS)
+                    record_use = 1
+                return Outcome(Verdict.ADMITTED, minute, day, 0, 0, record_use)
             self._incr(keys.refused, now, moment.day_ttl)
             if banned_until > now:
                 self._tally(keys, args, "banned", moment)

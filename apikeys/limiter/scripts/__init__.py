@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, get_type_hints
 
 from apikeys.limiter.counters import BAN_SECONDS, Args, Keys, Moment, PeekArgs
-from apikeys.limiter.policy import BAN_MEMORY_SECONDS, Verdict
+from apikeys.limiter.policy import BAN_MEMORY_SECONDS, LAST_USE_SECONDS, Verdict
 
 
 @dataclass(frozen=True)
@@ -53,5 +53,11 @@ def _lua(value: int | tuple[int, ...]) -> str:
     return "{" + ", ".join(map(str, value)) + "}" if isinstance(value, tuple) else str(value)
 
 
-CHECK = load("check", (Args, Moment), ban_memory=BAN_MEMORY_SECONDS, ban_seconds=BAN_SECONDS)
+CHECK = load(
+    "check",
+    (Args, Moment),
+    ban_memory=BAN_MEMORY_SECONDS,
+    ban_seconds=BAN_SECONDS,
+    last_use_seconds=LAST_USE_SECONDS,
+)
 PEEK = load("peek", (PeekArgs,))

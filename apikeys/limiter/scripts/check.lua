@@ -30,11 +30,11 @@ if banned_until <= now and minute < per_minute and (per_day == 0 or day < per_da
     if day == 1 then redis.call('EXPIRE', key.day, day_ttl) end
   end
   tally('admitted')
-  local first_use = 0
-  if usage_key ~= '' and redis.call('SET', key.used, 1, 'EX', minute_ttl, 'NX') then
-    first_use = 1
+  local record_use = 0
+  if usage_key ~= '' and redis.call('SET', key.used, 1, 'EX', last_use_seconds, 'NX') then
+    record_use = 1
   end
-  return {ADMITTED, minute, day, 0, 0, first_use}
+  return {ADMITTED, minute, day, 0, 0, record_use}
 end
 if redis.call('INCR', key.refused) == 1 then redis.call('EXPIRE', key.refused, day_ttl) end
 if banned_until > now then
