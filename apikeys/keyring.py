@@ -18,6 +18,8 @@ hear of a change, so every request reads the database.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import hashlib
 import threading
 import time
 import uuid
@@ -115,6 +117,13 @@ class KeyRing:
                 del self._entries[next(iter(self._entries))]
             self._entries[digest] = (record, time.monotonic())
 
+    def replace(self, digest: str, record: KeyRecord) -> None:
+        """``record`` in place of the one this process holds for ``digest``, if any."""
+        with self._lock:
+            entry = self._entries.get(digest)
+            if entry is not None:
+                self._entries[digest] = (record, entry[1])
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
@@ -168,6 +177,26 @@ def publish(digests: Iterable[str]) -> None:
             if pairs:
                 client.execute("MSET", *(part for pair in pairs for part in pair))
         client.execute("SET", _name(KEY_GENERATION), uuid.uuid4().hex)
+
+
+def mark_used(digest: str, record: KeyRecord) -> None:
+    """Note in ``record`` that its key has been used, in this process and in Redis, unless a
+    change has replaced the record there meanwhile."""
+    used = dataclasses.replace(record, used=True)
+    keyring.replace(digest, used)
+    client = redis.client()
+    if client is None:
+        return
+    with contextlib.suppress(redis.RedisError):
+        client.evalsha(_REPLACE_SHA, _REPLACE, 1, _record_name(digest), record.wire(), used.wire())
+
+
+# A record is replaced only while it is the one read: a change written meanwhile is newer.
+_REPLACE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2]) end
+return false
+"""
+_REPLACE_SHA = hashlib.sha1(_REPLACE.encode(), usedforsecurity=False).hexdigest()
 
 
 def _name(name: str) -> str:

@@ -27,6 +27,7 @@ class KeyRecord:
     revoked: bool
     suspended: bool
     expires_at: float | None  # Unix seconds
+    used: bool  # whether the key's use was ever recorded (its last_used_at)
     plan: tuple[int, str, str, int | None, int | None]  # id, code, name, per minute, per day
     custom: tuple[int | None, int | None]  # the account's own limits (Enterprise)
     per_minute: int  # the limits in force, from Account.limits
@@ -51,6 +52,7 @@ class KeyRecord:
             api_key.revoked_at is not None,
             account.suspended_at is not None,
             expires_at.timestamp() if expires_at is not None else None,
+            api_key.last_used_at is not None,
             _shared(
                 (plan.pk, plan.code, plan.name, plan.requests_per_minute, plan.requests_per_day)
             ),
@@ -72,6 +74,7 @@ class KeyRecord:
                 self.revoked,
                 self.suspended,
                 self.expires_at,
+                self.used,
                 self.plan,
                 self.custom,
                 self.per_minute,
@@ -91,6 +94,7 @@ class KeyRecord:
             revoked,
             suspended,
             expires_at,
+            used,
             plan,
             custom,
             per_minute,
@@ -106,6 +110,7 @@ class KeyRecord:
             revoked,
             suspended,
             expires_at,
+            used,
             _shared(tuple(plan)),
             _shared(tuple(custom)),
             _shared(per_minute),

@@ -1,8 +1,9 @@
 """The list request with many customers: 20,000 and 200,000 distinct keys in rotation (each on
 an account of its own), and made-up keys, beside the same request with one key, in the same
-rounds; and a worker's memory after 50k requests of the 20,000-key rotation.
+rounds; and a worker's memory after 50k requests of the 20,000-key rotation. Part of
+`make bench`; alone, on a database of its own making:
 
-    python -m bench.crowd          (after `make bench`, which prepares its database)
+    python -m bench.crowd [--crowds 20000]
 
 Keys are issued in bulk and their records published as issuing publishes them, so that the
 crowd is one the service knows, as it would after their first use.
@@ -142,25 +143,15 @@ def worker_rss_mb(server: subprocess.Popen[bytes]) -> list[float]:
     return sizes
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--seconds", type=int, default=8)
-    parser.add_argument("--crowds", type=int, nargs="*", default=list(CROWDS))
-    options = parser.parse_args()
-    # Keys are made as the service makes them, under the servers' settings.
-    os.environ.update(SERVER_ENV)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "petstore.settings")
-    django.setup()
-    install_production_environment()
-    prepare_database()
-    seed_pets(10_000)
-    one = issue_key()
+def measure_crowd(one_key: str, options: argparse.Namespace) -> dict[str, object]:
+    """Issue the crowds, then, on a stack of its own: a worker's memory after 50k requests of
+    the 20,000-key rotation, and every rotation beside the one key, round by round."""
     work = Path(tempfile.mkdtemp(prefix="petstore-crowd-"))
     files = {"one key": work / "one.txt", "made-up keys": work / "made-up.txt"}
-    files["one key"].write_text(one + "\n")
+    files["one key"].write_text(one_key + "\n")
     files["made-up keys"].write_text("\n".join(generate_key() for _ in range(50_000)) + "\n")
-    for count in options.crowds:
+    crowds = options.crowds or list(CROWDS)
+    for count in crowds:
         print(f"Issuing {count:,} keys …", flush=True)
         files[f"{count:,} keys"] = work / f"crowd-{count}.txt"
         files[f"{count:,} keys"].write_text("\n".join(issue_keys(count)) + "\n")
@@ -168,7 +159,7 @@ def main() -> None:
     try:
         served = 0
         while served < 50_000:
-            served += wrk_rotating(files["20,000 keys"], 4).requests
+            served += wrk_rotating(files[f"{crowds[0]:,} keys"], 4).requests
         memory = worker_rss_mb(server)
         for path in files.values():
             wrk_rotating(path, 2)  # warm-up
@@ -186,16 +177,49 @@ def main() -> None:
         rows[label] = {
             "requests_per_second": round(rate),
             "over_one_key": round(rate / one_rate, 3),
+            "p50_ms": statistics.median(r.p50_ms for r in label_runs),
             "non_2xx": sum(r.non_2xx for r in label_runs),
             "requests": sum(r.requests for r in label_runs),
         }
+    return {"rotations": rows, "rss_mb": memory, "requests_before_rss": served}
+
+
+def report_crowd(crowd: dict[str, object]) -> None:
+    rotations = crowd["rotations"]
+    assert isinstance(rotations, dict)
+    print("\nthe list limit=20, keys in rotation (made-up keys answer 401, then 429):")
+    for label, row in rotations.items():
         print(
-            f"  {label:>15}: {rate:>7.0f} req/s, {rate / one_rate:.2f} of one key, "
-            f"non-2xx {rows[label]['non_2xx']}",
-            flush=True,
+            f"  {label:>15}: {row['requests_per_second']:>7} req/s, "
+            f"{row['over_one_key']:.2f} of one key, p50 {row['p50_ms']:.2f} ms, "
+            f"non-2xx {row['non_2xx']}"
         )
-    print(f"  worker RSS after {served:,} requests of 20,000 keys: {memory} MB", flush=True)
-    RESULTS.write_text(json.dumps({"rows": rows, "rss_mb": memory, "served": served}, indent=2))
+    print(
+        f"  worker RSS after {crowd['requests_before_rss']:,} requests of the first crowd: "
+        f"{crowd['rss_mb']} MB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--crowds", type=int, nargs="*")
+    options = parser.parse_args()
+    setup()
+    install_production_environment()
+    prepare_database()
+    seed_pets(10_000)
+    crowd = measure_crowd(issue_key(), options)
+    report_crowd(crowd)
+    RESULTS.write_text(json.dumps(crowd, indent=2) + "\n")
+
+
+def setup() -> None:
+    """Keys are made as the service makes them, under the servers' settings."""
+    os.environ.update(SERVER_ENV)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "petstore.settings")
+    django.setup()
 
 
 if __name__ == "__main__":

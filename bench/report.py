@@ -49,6 +49,9 @@ def report(results: dict[str, object]) -> None:
     from bench.front import report_front  # it imports this module
 
     report_front(results["front"])  # type: ignore[arg-type]
+    from bench.crowd import report_crowd  # it imports this module
+
+    report_crowd(results["crowd"])  # type: ignore[arg-type]
     out = ROOT / "bench" / "results" / "latest.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"\nwritten to {out.relative_to(ROOT)}")

@@ -252,8 +252,13 @@ def main() -> None:
         help="only the variants' ratios, for a quick look between steps (no front, memory, "
         "scale, and no results file)",
     )
+    parser.add_argument(
+        "--crowds", type=int, nargs="*", help="keys in rotation (20,000 and 200,000 unless told)"
+    )
     options = parser.parse_args()
+    from bench.crowd import setup  # it imports this module
 
+    setup()
     print(f"Preparing {BENCH_DB} and 10,000 pets …", flush=True)
     install_production_environment()
     prepare_database()
@@ -326,6 +331,7 @@ def measure_variants(
 def measure(
     servers: dict[str, subprocess.Popen[bytes]], key: str, options: argparse.Namespace
 ) -> dict[str, object]:
+    from bench.crowd import measure_crowd  # it imports this module
     from bench.front import measure_front  # it imports this module
     from bench.memory import measure_memory  # it imports this module
 
@@ -333,9 +339,11 @@ def measure(
     # the memory and scale runs restart the stack and reseed the pets.
     rows = measure_variants(servers, key, options)
     front = measure_front(key, options)
-    # Memory, as deployed: a fresh stack, one admin sign-in, /readyz probed every second.
+    # The crowd: many keys in rotation, on a stack of its own.
     servers["stack"].send_signal(signal.SIGTERM)
     servers["stack"].wait(timeout=30)
+    crowd = measure_crowd(key, options)
+    # Memory, as deployed: a fresh stack, one admin sign-in, /readyz probed every second.
     servers["stack"] = start("stack")
     memory = measure_memory(servers["stack"], key)
 
@@ -361,6 +369,7 @@ def measure(
         "seconds": options.seconds,
         "variants": rows,
         "front": front,
+        "crowd": crowd,
         "memory": memory,
         "scale": {
             status: {

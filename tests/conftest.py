@@ -238,11 +238,13 @@ def manager_client(account_manager: Any) -> Client:
 @pytest.fixture(autouse=True)
 def _fresh_limiter_and_key_cache() -> Iterator[None]:
     from apikeys.keyring import keyring
+    from apikeys.lastuse import last_use
     from apikeys.limiter import limiter
     from petstore import redis
 
     def forget() -> None:
         keyring.clear()
+        last_use.clear()
         limiter.reset()
         # Rate-limit counters, bans and tallies live in Redis: each test starts from none.
         client = redis.client()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import replace
-from datetime import UTC, datetime
 
 from django.conf import settings
 from django.db import DatabaseError
@@ -29,8 +28,9 @@ from rest_framework.exceptions import APIException, AuthenticationFailed
 from apikeys import keys
 from apikeys.admission.result import Admission, ForeignOrigin
 from apikeys.keyring import keyring
+from apikeys.lastuse import last_use
 from apikeys.limiter import Policy, Subject, limiter
-from apikeys.models import ApiKey, Limits
+from apikeys.models import Limits
 from petstore import redis
 from petstore.addresses import client_address, subscriber
 from petstore.errors import ServiceUnavailable
@@ -125,13 +125,9 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
         keyring.clear()
         return None
     if decision.record_use:
-        _record_use(record.id, now)
+        with contextlib.suppress(DatabaseError):  # a missed last use is no reason to refuse
+            last_use.record(record, digest, now)
     return Admission(decision, key=record, origins=record.origin_set, standing=standing)
-
-
-def _record_use(key_id: int, now: float) -> None:
-    with contextlib.suppress(DatabaseError):  # a missed last use is no reason to refuse
-        ApiKey.objects.touch(key_id, datetime.fromtimestamp(now, UTC))
 
 
 def _by_address(

@@ -8,6 +8,7 @@ import pytest
 import redis
 from django.conf import settings
 
+from apikeys.keyring import keyring
 from petstore.redis import RedisClient
 
 
@@ -83,6 +84,8 @@ def test_the_script_is_loaded_again_after_redis_forgets_it(client, auth, redis_c
 def test_a_cold_key_costs_two_round_trips(client, auth, make_key, redis_commands):
     client.get("/v1/pets", headers=auth)  # the script is loaded, another key is warm
     cold = {"Authorization": f"Bearer {make_key()}"}
+    client.get("/v1/pets", headers=cold)  # its first use, recorded once in its life
+    keyring.clear()  # as if this process had never seen it
     redis_commands.clear()
 
     response = client.get("/v1/pets", headers=cold)
@@ -94,3 +97,16 @@ def test_a_cold_key_costs_two_round_trips(client, auth, make_key, redis_commands
     redis_commands.clear()
     client.get("/v1/pets", headers=cold)
     assert redis_commands == ["EVALSHA"]
+
+
+def test_a_keys_first_use_costs_one_round_trip_more_once(client, auth, make_key, redis_commands):
+    client.get("/v1/pets", headers=auth)
+    fresh = {"Authorization": f"Bearer {make_key()}"}
+    redis_commands.clear()
+
+    client.get("/v1/pets", headers=fresh)
+
+    # Its record, the check, and its record marked used (a script, loaded once).
+    assert redis_commands[:2] == ["MGET", "EVALSHA"]
+    assert redis_commands[-1] == "EVALSHA"
+    assert len(redis_commands) in (3, 5)

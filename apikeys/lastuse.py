@@ -1,0 +1,53 @@
+"""When each key was last used (``ApiKey.last_used_at``), recorded without a write per request.
+
+The limiter's check says when a key's use is due to be recorded: once in each
+``LAST_USE_SECONDS`` across every process. A key's first use is written at once, and its record
+in Redis marked used; later uses wait in this process and are written together, one UPDATE for
+every key that waited, with its own time, by the first use recorded ``FLUSH_SECONDS`` or more
+after the first that waited. A busy service's thousands of keys then
+cost a query now and then, not a query each; a process that stops loses at most its last few
+seconds of last uses.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+
+from apikeys import keyring
+from apikeys.models import ApiKey
+from apikeys.records import KeyRecord
+
+FLUSH_SECONDS = 10.0
+
+
+class LastUse:
+    def __init__(self) -> None:
+        self._waiting: dict[int, float] = {}  # key id -> when it was used
+        self._since = 0.0
+        self._lock = threading.Lock()
+
+    def record(self, record: KeyRecord, digest: str, now: float) -> None:
+        """Record ``record``'s key as used at ``now`` (Unix seconds)."""
+        if not record.used:
+            ApiKey.objects.touch([record.id], datetime.fromtimestamp(now, UTC))
+            keyring.mark_used(digest, record)
+            return
+        with self._lock:
+            if not self._waiting:
+                self._since = now
+            self._waiting.setdefault(record.id, now)
+            if now - self._since < FLUSH_SECONDS:
+                return
+            waiting, self._waiting = self._waiting, {}
+        ApiKey.objects.touch_each(
+            {key_id: datetime.fromtimestamp(at, UTC) for key_id, at in waiting.items()}
+        )
+
+    def clear(self) -> None:
+        """Drop the uses waiting (a test's, before the next test)."""
+        with self._lock:
+            self._waiting = {}
+
+
+last_use = LastUse()
