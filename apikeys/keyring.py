@@ -12,7 +12,9 @@ request makes anyway) refuses to count a request whose generation is no longer c
 (``apikeys.limiter``), so the very next request in every process reads the key again.
 
 Without Redis (embedded mode) or while it is unreachable, nothing is cached: no process could
-hear of a change, so every request reads the database.
+hear of a change, so every request reads the database. A change made by a process that cannot
+reach Redis while the API's processes can is the one that goes unheard: its keys' records are
+corrected by their next change, or when Redis starts empty.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ import contextlib
 import dataclasses
 import hashlib
 import threading
-import time
 import uuid
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -40,9 +41,6 @@ NO_KEY = b"-"
 NO_KEY_SECONDS = 600
 # Enough for every key of a busy service in each process, at a few hundred bytes each.
 MAX_ENTRIES = 25_000
-# A last guard for the one change no process can hear of: one made while Redis was unreachable
-# for its writer only.
-MAX_AGE_SECONDS = 60.0
 # Records written in one command when a change touches many keys (a plan's).
 BATCH = 500
 
@@ -57,18 +55,15 @@ class Found(NamedTuple):
 
 class KeyRing:
     def __init__(self) -> None:
-        self._entries: dict[str, tuple[KeyRecord, float]] = {}
+        # By the digest's 32 bytes, half the size of its hex.
+        self._entries: dict[bytes, KeyRecord] = {}
         self.generation = ""
         self._lock = threading.Lock()
 
     def cached(self, digest: str) -> Found | None:
         """The record of ``digest`` from this process, if it holds it."""
-        entry = self._entries.get(digest)
-        if entry is None:
-            return None
-        record, read_at = entry
-        if time.monotonic() - read_at > MAX_AGE_SECONDS:
-            self._entries.pop(digest, None)
+        record = self._entries.get(bytes.fromhex(digest))
+        if record is None:
             return None
         return Found(record, self.generation)
 
@@ -115,14 +110,14 @@ class KeyRing:
             elif len(self._entries) >= MAX_ENTRIES:
                 # The oldest read goes first (dicts keep their order).
                 del self._entries[next(iter(self._entries))]
-            self._entries[digest] = (record, time.monotonic())
+            self._entries[bytes.fromhex(digest)] = record
 
     def replace(self, digest: str, record: KeyRecord) -> None:
         """``record`` in place of the one this process holds for ``digest``, if any."""
         with self._lock:
-            entry = self._entries.get(digest)
-            if entry is not None:
-                self._entries[digest] = (record, entry[1])
+            held = bytes.fromhex(digest)
+            if held in self._entries:
+                self._entries[held] = record
 
     def clear(self) -> None:
         with self._lock:

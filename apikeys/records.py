@@ -19,7 +19,6 @@ T = TypeVar("T")
 @dataclass(frozen=True, slots=True)
 class KeyRecord:
     id: int
-    prefix: str
     account_id: int
     publishable: bool
     scope_set: frozenset[str]
@@ -44,7 +43,6 @@ class KeyRecord:
         expires_at = api_key.expires_at
         return cls(
             api_key.pk,
-            api_key.prefix,
             account.pk,
             api_key.kind == KeyKind.PUBLISHABLE,
             _words(api_key.scopes),
@@ -66,7 +64,6 @@ class KeyRecord:
         return orjson.dumps(
             [
                 self.id,
-                self.prefix,
                 self.account_id,
                 self.publishable,
                 sorted(self.scope_set),
@@ -86,7 +83,6 @@ class KeyRecord:
     def from_wire(cls, data: bytes) -> KeyRecord:
         (
             key_id,
-            prefix,
             account_id,
             publishable,
             scopes,
@@ -102,7 +98,6 @@ class KeyRecord:
         ) = orjson.loads(data)
         return cls(
             key_id,
-            prefix,
             account_id,
             publishable,
             _words(" ".join(scopes)),

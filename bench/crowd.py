@@ -5,8 +5,8 @@ rounds; and a worker's memory after 50k requests of the 20,000-key rotation. Par
 
     python -m bench.crowd [--crowds 20000]
 
-Keys are issued in bulk and their records published as issuing publishes them, so that the
-crowd is one the service knows, as it would after their first use.
+Keys are issued in bulk, as used before, and their records published as issuing publishes
+them: a crowd the service knows, not one making its first requests.
 """
 
 from __future__ import annotations
@@ -73,8 +73,8 @@ def issue_keys(count: int) -> list[str]:
         with (
             db.cursor() as cursor,
             cursor.copy(
-                "COPY apikeys_apikey (account_id, name, prefix, digest, created_at, kind, scopes, "
-                "allowed_origins) FROM STDIN"
+                "COPY apikeys_apikey (account_id, name, prefix, digest, created_at, "
+                "last_used_at, kind, scopes, allowed_origins) FROM STDIN"
             ) as copy,
         ):
             for (account_id,), key in zip(accounts, raw, strict=True):
@@ -86,11 +86,14 @@ def issue_keys(count: int) -> list[str]:
                         display_prefix(key),
                         digest,
                         "now",
+                        "yesterday",
                         "secret",
                         "orders:read orders:write pets:read pets:write",
                         "",
                     )
                 )
+    with psycopg.connect(DATABASE_URL, autocommit=True) as db:
+        db.execute("VACUUM ANALYZE apikeys_account, apikeys_apikey")
     # Issuing publishes each key's record (apikeys.signals); bulk rows are published here.
     sh(
         PYTHON,

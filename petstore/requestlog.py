@@ -35,7 +35,8 @@ class RequestLogMiddleware:
         response["X-Request-ID"] = request_id
         if logger.isEnabledFor(logging.INFO):
             # Read by name: the project's plumbing does not import the apps it serves.
-            api_key = getattr(getattr(request, "admission", None), "key", None)
+            admission = getattr(request, "admission", None)
+            api_key = getattr(admission, "key", None)
             line = {
                 "ts": round(time.time(), 3),
                 "request_id": request_id,
@@ -44,7 +45,7 @@ class RequestLogMiddleware:
                 "status": response.status_code,
                 "duration_ms": round((time.perf_counter() - started) * 1000, 2),
                 "account_id": api_key.account_id if api_key else None,
-                "key_prefix": api_key.prefix if api_key else None,
+                "key_prefix": getattr(admission, "key_prefix", None) if api_key else None,
             }
             logger.info(orjson.dumps(line).decode())
         return response

@@ -65,7 +65,7 @@ def bearer_token(request: HttpRequest) -> str | None:
 def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admission | None:
     """The admission of a request with this key, or None when a key from the cache turned out
     to need a fresh read."""
-    digest = keys.digest(token)
+    digest, prefix = keys.digest(token), keys.display_prefix(token)
     counted = None  # the count against the address that let an unknown digest reach PostgreSQL
     try:
         found = keyring.cached(digest) if use_cache else None
@@ -127,7 +127,13 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
     if decision.record_use:
         with contextlib.suppress(DatabaseError):  # a missed last use is no reason to refuse
             last_use.record(record, digest, now)
-    return Admission(decision, key=record, origins=record.origin_set, standing=standing)
+    return Admission(
+        decision,
+        key=record,
+        key_prefix=prefix,
+        origins=record.origin_set,
+        standing=standing,
+    )
 
 
 def _by_address(

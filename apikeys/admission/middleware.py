@@ -82,4 +82,4 @@ def _record_ban(admission: Admission) -> None:
         )
     except DatabaseError:
         # The ban is in force in the shared Redis already; only its record is missing.
-        logger.exception("could not record ban #%d of key %s", ban.number, api_key.prefix)
+        logger.exception("could not record ban #%d of key %s", ban.number, admission.key_prefix)

@@ -20,6 +20,7 @@ class ForeignOrigin(PermissionDenied):
 class Admission:
     decision: Decision  # the limiter's; its headers go on every answer
     key: KeyRecord | None = None  # the valid key the request was counted against
+    key_prefix: str = ""  # its display prefix, for the logs
     error: APIException | None = None  # why the key sent was refused; DRF raises it
     origins: frozenset[str] = frozenset()  # the web origins of the key sent, even a refused one
     standing: Standing | None = None  # GET /v1/rate_limit's read of the account's windows
