@@ -3,8 +3,8 @@
 The limiter's check says when a key's use is due to be recorded: once in each
 ``LAST_USE_SECONDS`` across every process. A key's first use is written at once, and its record
 in Redis marked used; later uses wait in this process and are written together, one UPDATE for
-every key that waited, with its own time, by the first use recorded ``FLUSH_SECONDS`` or more
-after the first that waited. A busy service's thousands of keys then
+every key that waited in one minute, to that minute, by the first use recorded ``FLUSH_SECONDS``
+or more after the first that waited. A busy service's thousands of keys then
 cost a query now and then, not a query each; a process that stops loses at most its last few
 seconds of last uses.
 """
@@ -19,11 +19,14 @@ from apikeys.models import ApiKey
 from apikeys.records import KeyRecord
 
 FLUSH_SECONDS = 10.0
+MINUTE = 60
+# Keys in one UPDATE (SQLite allows a few hundred parameters a statement).
+BATCH = 500
 
 
 class LastUse:
     def __init__(self) -> None:
-        self._waiting: dict[int, float] = {}  # key id -> when it was used
+        self._waiting: dict[int, int] = {}  # key id -> the minute it was used in
         self._since = 0.0
         self._lock = threading.Lock()
 
@@ -36,13 +39,17 @@ class LastUse:
         with self._lock:
             if not self._waiting:
                 self._since = now
-            self._waiting.setdefault(record.id, now)
+            self._waiting.setdefault(record.id, int(now // MINUTE))
             if now - self._since < FLUSH_SECONDS:
                 return
             waiting, self._waiting = self._waiting, {}
-        ApiKey.objects.touch_each(
-            {key_id: datetime.fromtimestamp(at, UTC) for key_id, at in waiting.items()}
-        )
+        by_minute: dict[int, list[int]] = {}
+        for key_id, minute in waiting.items():
+            by_minute.setdefault(minute, []).append(key_id)
+        for minute, key_ids in sorted(by_minute.items()):
+            for start in range(0, len(key_ids), BATCH):
+                at = datetime.fromtimestamp(minute * MINUTE, UTC)
+                ApiKey.objects.touch(key_ids[start : start + BATCH], at)
 
     def clear(self) -> None:
         """Drop the uses waiting (a test's, before the next test)."""

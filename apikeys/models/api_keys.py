@@ -10,7 +10,7 @@ from typing import NamedTuple
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Case, Q, Value, When
+from django.db.models import Q
 from django.utils.functional import cached_property
 
 from apikeys import keys
@@ -76,17 +76,6 @@ class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
         self.filter(
             Q(last_used_at__isnull=True) | Q(last_used_at__lte=stale_before), pk__in=key_ids
         ).update(last_used_at=now)
-
-    def touch_each(self, used_at: dict[int, datetime]) -> None:
-        """``touch`` for many keys in one query, each at its own time."""
-        if not used_at:
-            return
-        stale_before = min(used_at.values()) - LAST_USED_RESOLUTION
-        self.filter(
-            Q(last_used_at__isnull=True) | Q(last_used_at__lte=stale_before), pk__in=list(used_at)
-        ).update(
-            last_used_at=Case(*(When(pk=key_id, then=Value(at)) for key_id, at in used_at.items()))
-        )
 
     def matching(self, key_or_prefix: str) -> ApiKeyQuerySet:
         """Keys named by a full key, or by their display prefix (for the command line)."""
