@@ -14,8 +14,8 @@ from django.utils import timezone
 from apikeys import keys
 from apikeys.limiter import BAN_STRIKES, Subject, limiter
 from apikeys.models import (
-    ALL_SCOPES,
     PUBLISHABLE_DEFAULT_SCOPES,
+    SECRET_DEFAULT_SCOPES,
     Account,
     ApiKey,
     Ban,
@@ -78,11 +78,13 @@ def apikey_access(
     origins: Iterable[str] = (),
 ) -> ApiKey:
     """An unsaved key carrying this kind, scopes and origins, checked (ValidationError naming
-    the field otherwise). Without ``scopes``: every scope for a secret key, ``pets:read`` for a
-    publishable one."""
+    the field otherwise). Without ``scopes``: every scope but ``categories:write`` for a secret
+    key, ``pets:read`` for a publishable one."""
     candidate = ApiKey(kind=kind)
     if scopes is None:
-        scopes = PUBLISHABLE_DEFAULT_SCOPES if kind == KeyKind.PUBLISHABLE else ALL_SCOPES
+        scopes = (
+            PUBLISHABLE_DEFAULT_SCOPES if kind == KeyKind.PUBLISHABLE else SECRET_DEFAULT_SCOPES
+        )
     candidate.set_scopes(scopes)
     try:
         candidate.set_origins(origins)

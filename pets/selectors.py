@@ -31,8 +31,27 @@ _one = PreparedQuery(
 )
 
 
-def pet_page(*, after: int, limit: int, status: str | None = None) -> list[dict[str, Any]]:
-    """Up to ``limit`` animals with ids above ``after``, in id order (one query)."""
+def pet_page(
+    *,
+    after: int,
+    limit: int,
+    status: str | None = None,
+    category_ids: tuple[int, ...] = (),
+    name: str | None = None,
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` animals with ids above ``after``, in id order (one query), of
+    ``status``, in any of ``category_ids`` and with ``name`` in theirs, when given."""
+    if category_ids or name is not None:
+        # The ORM's own way: filtered pages are rarer than the plain listing, whose SQL is
+        # compiled once.
+        pets = Pet.objects.filter(pk__gt=after)
+        if status is not None:
+            pets = pets.filter(status=status)
+        if category_ids:
+            pets = pets.filter(category_id__in=category_ids)
+        if name is not None:
+            pets = pets.filter(name__icontains=name)
+        return PET.rows(list(pets.order_by("pk").values_list(*PET.columns)[:limit]))
     if status is None:
         return PET.rows(_page_of_all.run(limit, after=after))
     return PET.rows(_page_by_status.run(limit, after=after, status=status))

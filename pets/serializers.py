@@ -8,13 +8,17 @@ from pets.models import Category, PetStatus
 from pets.services import no_category
 from petstore.pagination import PageQuery
 from petstore.serializers import (
+    IdListField,
     Int64Field,
+    QueryCharField,
     QuerySerializer,
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
     StrictSerializer,
 )
+
+MAX_CATEGORY_IDS = 10
 
 
 class NewPetSerializer(StrictSerializer):
@@ -71,6 +75,18 @@ class PetListFilter(QuerySerializer):
     status = StrictChoiceField(
         choices=PetStatus.choices, required=False, help_text="Only animals with this status."
     )
+    categoryId = IdListField(
+        max_items=MAX_CATEGORY_IDS,
+        required=False,
+        help_text="Only animals in this category, or in any of these (a comma-separated list "
+        f"of up to {MAX_CATEGORY_IDS}). An ID of no category matches nothing.",
+    )
+    name = QueryCharField(
+        min_length=1,
+        max_length=100,
+        required=False,
+        help_text="Only animals whose name contains this text, ignoring case.",
+    )
 
 
 class PetListQuery(PetListFilter, PageQuery):
@@ -83,3 +99,18 @@ class CategorySerializer(serializers.Serializer):
     id = Int64Field(read_only=True, help_text="Unique identifier.")
     name = serializers.CharField(read_only=True, help_text="The category name.")
     description = serializers.CharField(read_only=True, help_text="A short description.")
+
+
+class NewCategorySerializer(StrictSerializer):
+    """What a client sends to add a category."""
+
+    name = StrictCharField(
+        min_length=1, max_length=255, help_text="The category name (e.g. Dog, Cat, Rabbit)."
+    )
+    description = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=2000,
+        default="",
+        help_text="A short description of the category.",
+    )

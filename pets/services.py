@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
 from pets.models import Category, Pet, PetStatus, can_change_status
@@ -28,6 +28,18 @@ def pet_create(*, name: str, category_id: int, status: str = PetStatus.AVAILABLE
     if row is None:
         raise InvalidReference("categoryId", no_category(category_id))
     return Pet(id=row[0], name=name, category_id=category_id, status=status, created_at=created_at)
+
+
+def category_create(*, name: str, description: str = "") -> Category:
+    """Add a kind of animal; a name taken already, in any case, is a Conflict."""
+    if Category.objects.filter(name__iexact=name).exists():
+        raise Conflict(f"There is already a category named {name!r}.")
+    try:
+        with transaction.atomic():
+            return Category.objects.create(name=name, description=description)
+    except IntegrityError:
+        # Another request added the same name in between.
+        raise Conflict(f"There is already a category named {name!r}.") from None
 
 
 def no_category(category_id: int) -> str:

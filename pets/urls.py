@@ -7,5 +7,9 @@ from pets.views import CategoryViewSet, PetViewSet
 urlpatterns = [
     path("pets", PetViewSet.as_view({"get": "list", "post": "create"}), name="pet-list"),
     path("pets/<int64:petId>", PetViewSet.as_view({"get": "retrieve"}), name="pet-detail"),
-    path("categories", CategoryViewSet.as_view({"get": "list"}), name="category-list"),
+    path(
+        "categories",
+        CategoryViewSet.as_view({"get": "list", "post": "create"}),
+        name="category-list",
+    ),
 ]

@@ -14,6 +14,7 @@ from apikeys.models import Scope
 from pets import selectors, services
 from pets.serializers import (
     CategorySerializer,
+    NewCategorySerializer,
     NewPetSerializer,
     PetListFilter,
     PetListQuery,
@@ -54,8 +55,9 @@ class PetViewSet(viewsets.GenericViewSet):
     @extend_schema(
         operation_id="listPets",
         summary="List animals",
-        description="Animals in id order, `limit` at a time. When more follow, the `Link` "
-        'header has the next page\'s URL (`rel="next"`).',
+        description="Animals in id order, `limit` at a time, of the `status`, categories and "
+        "`name` asked for (all of them). When more follow, the `Link` header has the next "
+        'page\'s URL (`rel="next"`), with the same filters.',
         parameters=[PetListFilter],
         responses={200: OpenApiResponse(PetSerializer(many=True), "A page of animals.")},
     )
@@ -64,7 +66,11 @@ class PetViewSet(viewsets.GenericViewSet):
         wanted = pagination.page(request, query)
         # One more than the page holds: whether a next page exists, without a COUNT.
         pets = selectors.pet_page(
-            after=wanted.after, limit=wanted.limit + 1, status=query.get("status")
+            after=wanted.after,
+            limit=wanted.limit + 1,
+            status=query.get("status"),
+            category_ids=query.get("categoryId", ()),
+            name=query.get("name"),
         )
         return pagination.page_response(request, wanted, pets)
 
@@ -117,7 +123,7 @@ class PetViewSet(viewsets.GenericViewSet):
 class CategoryViewSet(viewsets.GenericViewSet):
     serializer_class = CategorySerializer
     # Categories are how animals are browsed: reading them is reading animals.
-    required_scopes = {"list": Scope.PETS_READ}
+    required_scopes = {"list": Scope.PETS_READ, "create": Scope.CATEGORIES_WRITE}
 
     @extend_schema(
         operation_id="listCategories",
@@ -126,3 +132,20 @@ class CategoryViewSet(viewsets.GenericViewSet):
     )
     def list(self, request: Request) -> HttpResponse:
         return JsonAnswer(CategorySerializer(selectors.category_list(), many=True).data)
+
+    @extend_schema(
+        operation_id="createCategory",
+        summary="Add a category",
+        description="Adds a kind of animal, listed by `listCategories` at once and usable in "
+        "`createPet`. Needs the `categories:write` scope, which no key has unless given it. A "
+        "name that exists already, in any case, is a `409`.",
+        request=NewCategorySerializer,
+        parameters=[IDEMPOTENCY_KEY_PARAMETER],
+        responses={201: OpenApiResponse(CategorySerializer, "The category, as added.")},
+    )
+    @idempotent
+    def create(self, request: Request) -> HttpResponse:
+        new_category = NewCategorySerializer(data=json_object(request))
+        new_category.is_valid(raise_exception=True)
+        category = services.category_create(**new_category.validated_data)
+        return JsonAnswer(CategorySerializer(category).data, status=status.HTTP_201_CREATED)

@@ -155,3 +155,43 @@ class QuerySerializer(serializers.Serializer):
         if errors:
             raise serializers.ValidationError(errors)
         return values
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": r"^[0-9]+(,[0-9]+){0,9}$",
+        "example": "1,2",
+        "description": "One ID or a comma-separated list of up to 10.",
+    }
+)
+class IdListField(serializers.Field):
+    """A query parameter naming up to ``max_items`` ids, comma-separated: ``3`` or ``1,2,5``."""
+
+    default_error_messages = {
+        "invalid": "A comma-separated list of IDs (whole numbers) is required.",
+        "too_many": "At most {max_items} IDs are allowed.",
+    }
+
+    def __init__(self, *, max_items: int, **kwargs: Any) -> None:
+        self.max_items = max_items
+        super().__init__(**kwargs)
+
+    def get_value(self, dictionary: Any) -> Any:
+        return _sent_value(self, dictionary)
+
+    def to_internal_value(self, data: Any) -> tuple[int, ...]:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        parts = data.split(",")
+        if len(parts) > self.max_items:
+            self.fail("too_many", max_items=self.max_items)
+        if not all(part.isascii() and part.isdigit() for part in parts):
+            self.fail("invalid")
+        ids = {int(part) for part in parts}
+        if max(ids) > INT64_MAX:
+            self.fail("invalid")
+        return tuple(sorted(ids))
+
+    def to_representation(self, value: Any) -> str:
+        return ",".join(map(str, value))

@@ -63,7 +63,8 @@ class IssueKeyForm(forms.Form):
         choices=Scope.choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="None ticked: every scope for a secret key, pets:read for a publishable one.",
+        help_text="None ticked: every scope but categories:write for a secret key, pets:read "
+        "for a publishable one.",
     )
     origins = OriginsField(required=False, help_text=_ORIGINS_HELP)
 

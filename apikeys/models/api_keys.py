@@ -32,10 +32,16 @@ class Scope(models.TextChoices):
     PETS_WRITE = "pets:write", "pets:write: add animals"
     ORDERS_READ = "orders:read", "orders:read: list the account's orders"
     ORDERS_WRITE = "orders:write", "orders:write: place and cancel orders"
+    CATEGORIES_WRITE = "categories:write", "categories:write: add categories (never by default)"
 
 
 ALL_SCOPES: tuple[str, ...] = tuple(Scope.values)
 READ_SCOPES: tuple[str, ...] = tuple(scope for scope in ALL_SCOPES if scope.endswith(":read"))
+# What a secret key gets unless told otherwise: every scope but adding categories, which
+# shapes every partner's browsing and is given by hand.
+SECRET_DEFAULT_SCOPES: tuple[str, ...] = tuple(
+    scope for scope in ALL_SCOPES if scope != Scope.CATEGORIES_WRITE
+)
 # What a publishable key gets unless told otherwise: a widget shows animals.
 PUBLISHABLE_DEFAULT_SCOPES: tuple[str, ...] = (Scope.PETS_READ.value,)
 _REFUSALS = {

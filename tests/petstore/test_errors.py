@@ -41,7 +41,7 @@ def test_it_does_not_redirect_a_post_with_a_trailing_slash(client, auth):
         ("PUT", "/v1/pets", {"GET", "POST"}),
         ("PUT", "/v1/pets/1", {"GET"}),
         ("PATCH", "/v1/pets/1", {"GET"}),
-        ("POST", "/v1/categories", {"GET"}),
+        ("PUT", "/v1/categories", {"GET", "POST"}),
     ],
 )
 def test_it_answers_a_wrong_method_with_a_json_405(client, auth, make_pet, method, path, allowed):

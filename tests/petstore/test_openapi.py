@@ -26,6 +26,7 @@ SCOPES = {
     "createPet": ["pets:write"],
     "getPet": ["pets:read"],
     "listCategories": ["pets:read"],
+    "createCategory": ["categories:write"],
     "listOrders": ["orders:read"],
     "placeOrder": ["orders:write"],
     "cancelOrder": ["orders:write"],
@@ -168,7 +169,9 @@ def test_it_describes_the_pet_list_as_a_bare_array(schema):
 def test_it_documents_the_query_parameters_of_list_pets(schema):
     parameters = {p["name"]: p for p in schema["paths"]["/pets"]["get"]["parameters"]}
 
-    assert set(parameters) == {"limit", "status", "cursor"}
+    assert set(parameters) == {"limit", "status", "cursor", "categoryId", "name"}
+    assert parameters["name"]["schema"]["maxLength"] == 100
+    assert parameters["categoryId"]["schema"]["pattern"]
     assert parameters["limit"]["schema"]["minimum"] == 1
     assert parameters["limit"]["schema"]["maximum"] == 100
     assert parameters["limit"]["schema"]["default"] == 20

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from apikeys.models import ALL_SCOPES
 from tests.reliability.conftest import ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -50,7 +51,9 @@ def schemathesis(schema: str, base_url: str, key: str, *options: str) -> str:
 def fuzz_key(make_key, dog, cat, make_pet) -> str:
     for n in range(5):
         make_pet(f"Seed {n}")
-    return make_key(plan="enterprise", per_minute=10_000_000, per_day=10_000_000)
+    return make_key(
+        plan="enterprise", per_minute=10_000_000, per_day=10_000_000, scopes=list(ALL_SCOPES)
+    )
 
 
 def test_every_operation_answers_as_our_schema_says(two_instances, fuzz_key):
@@ -83,6 +86,27 @@ def test_a_client_written_for_the_public_template_gets_answers_it_can_read(two_i
         "positive",
         "--checks",
         ",".join(SETTINGS["template-checks"]),
+        *operations,
+    )
+
+    assert "passed" in output
+
+
+def test_the_templates_create_category_gets_answers_its_clients_can_read(two_instances, fuzz_key):
+    instance = two_instances[1]
+    operations: list[str] = []
+    for operation_id in SETTINGS["template-undocumented-refusals"]:
+        operations += ["--include-operation-id", operation_id]
+    checks = [c for c in SETTINGS["template-checks"] if c != "status_code_conformance"]
+
+    output = schemathesis(
+        str(TEMPLATE),
+        f"{instance.url}/v1",
+        fuzz_key,
+        "--mode",
+        "positive",
+        "--checks",
+        ",".join(checks),
         *operations,
     )
 

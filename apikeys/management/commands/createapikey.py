@@ -30,7 +30,8 @@ class Command(BaseCommand):
             "--scopes",
             action="append",
             help="Comma-separated scopes, e.g. pets:read,orders:read (may be repeated). "
-            "Default: every scope for a secret key, pets:read for a publishable one.",
+            "Default: every scope but categories:write for a secret key, pets:read for a "
+            "publishable one.",
         )
         parser.add_argument(
             "--publishable",
