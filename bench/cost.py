@@ -27,7 +27,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from bench.run import PRODUCTION_VENV, ROOT, SERVER_ENV, SERVER_PYTHON, issue_key, seed_pets
+from bench.run import PRODUCTION_VENV, ROOT, SERVER_ENV, SERVER_PYTHON, issue_key
+from bench.scale import seed_pets
 
 WARMUP = 100
 N = 500

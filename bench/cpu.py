@@ -20,6 +20,7 @@ import subprocess
 from pathlib import Path
 
 from bench import run as bench
+from bench.scale import seed_pets
 
 TICK = os.sysconf("SC_CLK_TCK")
 PATH = "/v1/pets?limit=20"
@@ -97,7 +98,7 @@ def main() -> None:
     if not bench.PRODUCTION_VENV.exists():
         raise SystemExit("Run `make bench` first: it installs the servers' environment.")
     bench.prepare_database()
-    bench.seed_pets(10_000)
+    seed_pets(10_000)
     key = bench.issue_key()
     servers = {name: bench.start(name) for name in options.servers}
     try:

@@ -38,10 +38,10 @@ from bench.run import (
     install_production_environment,
     issue_key,
     prepare_database,
-    seed_pets,
     sh,
     start,
 )
+from bench.scale import seed_pets
 
 PATH = "/v1/pets?limit=20"
 CROWDS = (20_000, 200_000)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import run as bench
+from bench.scale import seed_pets
 from deploy.serve import start_front
 
 FRONT_PORT = 8804
@@ -87,7 +88,7 @@ def main() -> None:
     options = parser.parse_args()
     print(f"Preparing {bench.BENCH_DB} and 10,000 pets …", flush=True)
     bench.prepare_database()
-    bench.seed_pets(10_000)
+    seed_pets(10_000)
     key = bench.issue_key()
     stack = bench.start("stack")
     try:

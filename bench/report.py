@@ -40,10 +40,10 @@ def report(results: dict[str, object]) -> None:
     memory, scale = results["memory"], results["scale"]
     print()
     print(f"worker RSS: {memory}")
-    for status, figures in scale.items():  # type: ignore[attr-defined]
+    for variant, figures in scale.items():  # type: ignore[attr-defined]
         print(
-            f"scale, status={status}: list p50 {figures['p50_ms']} ms at {figures['pets']} "
-            f"pets, ratio {figures['ratio']}, (status, id) index: {figures['status_id_index']}"
+            f"scale, {variant}: list p50 {figures['p50_ms']} ms at {figures['pets']} "
+            f"pets, ratio {figures['ratio']}, index: {figures['index'] or 'none'}"
         )
         print("  " + figures["plan"].replace("\n", "\n  "))
     from bench.front import report_front  # it imports this module

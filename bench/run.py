@@ -100,34 +100,6 @@ def prepare_database() -> None:
     sh(PYTHON, "manage.py", "seed_demo", env=SERVER_ENV)
 
 
-def seed_pets(count: int) -> None:
-    """``count`` pets in one INSERT … SELECT generate_series: one in 1,000 sold (a rare
-    status, to show the (status, id) index at work), the rest available or pending."""
-    with psycopg.connect(DATABASE_URL, autocommit=True) as db:
-        db.execute("TRUNCATE store_order, pets_pet RESTART IDENTITY CASCADE")
-        db.execute(
-            "INSERT INTO pets_pet (name, category_id, status, created_at) "
-            "SELECT 'Pet ' || g, (SELECT min(id) FROM pets_category), "
-            "CASE WHEN g %% 1000 = 500 THEN 'sold' "
-            "WHEN g %% 3 = 0 THEN 'pending' ELSE 'available' END, now() "
-            "FROM generate_series(1, %s) AS g",
-            [count],
-        )
-        db.execute("VACUUM ANALYZE pets_pet")
-
-
-def list_plan(status: str) -> str:
-    """The plan of the service's own listing query (petstore.prepared compiles it), first page,
-    with its values bound apart and planned for them, as the service's connections run it."""
-    with psycopg.connect(DATABASE_URL, options="-c plan_cache_mode=force_custom_plan") as db:
-        rows = db.execute(
-            "EXPLAIN SELECT id, name, category_id, status FROM pets_pet "
-            "WHERE id > %s AND status = %s ORDER BY id LIMIT %s",
-            [0, status, 21],
-        ).fetchall()
-    return "\n".join(row[0] for row in rows)
-
-
 def issue_key() -> str:
     output = sh(
         PYTHON,
@@ -265,6 +237,8 @@ def main() -> None:
     from bench.memory import create_admin  # it imports this module
 
     create_admin()
+    from bench.scale import seed_pets  # it imports this module
+
     seed_pets(10_000)
     key = issue_key()
     servers = {name: start(name) for name in PORTS}
@@ -334,6 +308,7 @@ def measure(
     from bench.crowd import measure_crowd  # it imports this module
     from bench.front import measure_front  # it imports this module
     from bench.memory import measure_memory  # it imports this module
+    from bench.scale import measure_scale  # it imports this module
 
     # The variants first, on the machine as the run found it; then the front's price, before
     # the memory and scale runs restart the stack and reseed the pets.
@@ -347,20 +322,7 @@ def measure(
     servers["stack"] = start("stack")
     memory = measure_memory(servers["stack"], key)
 
-    # Scale: the same list requests at 1,000 and at --scale pets, for a common status and for
-    # a rare one (one pet in 1,000).
-    scale: dict[str, dict[int, float]] = {"available": {}, "sold": {}}
-    for count in (1_000, options.scale):
-        seed_pets(count)
-        for status, p50s in scale.items():
-            path = f"/v1/pets?status={status}&limit=20"
-            wrk("stack", "GET", path, key, 2)
-            scale_runs = [
-                wrk("stack", "GET", path, key, options.seconds)
-                for _ in range(max(1, options.rounds - 1))
-            ]
-            p50s[count] = median_run(scale_runs).p50_ms
-    plans = {status: list_plan(status) for status in scale}
+    scale = measure_scale(key, options)
     return {
         "workers": WORKERS,
         "worker_class": "sync",
@@ -371,16 +333,7 @@ def measure(
         "front": front,
         "crowd": crowd,
         "memory": memory,
-        "scale": {
-            status: {
-                "pets": list(p50s),
-                "p50_ms": list(p50s.values()),
-                "ratio": round(p50s[options.scale] / p50s[1_000], 3),
-                "plan": plans[status],
-                "status_id_index": "pet_status_id_idx" in plans[status],
-            }
-            for status, p50s in scale.items()
-        },
+        "scale": scale,
     }
 
 
