@@ -54,7 +54,7 @@ PLANNED = {
 }
 
 
-INDEX_IN_PLAN = re.compile(r"(?:using|on) (pet_\w+_idx)")
+INDEX_IN_PLAN = re.compile(r"(?:Index (?:Only )?Scan using|Bitmap Index Scan on) (\w+)")
 
 
 def list_plan(name: str, value: object) -> str:
