@@ -15,7 +15,6 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import signal
 import statistics
 import subprocess
@@ -27,19 +26,17 @@ import psycopg
 
 from apikeys.keys import display_prefix, generate_key
 from bench.run import (
-    CONNECTIONS,
     DATABASE_URL,
-    PORTS,
     PYTHON,
     ROOT,
     SERVER_ENV,
     Run,
-    _latency,
     install_production_environment,
     issue_key,
     prepare_database,
     sh,
     start,
+    wrk,
 )
 from bench.scale import seed_pets
 
@@ -108,32 +105,7 @@ def issue_keys(count: int) -> list[str]:
 
 
 def wrk_rotating(keys_file: Path, seconds: int) -> Run:
-    with tempfile.NamedTemporaryFile("w", suffix=".lua") as lua:
-        lua.write(ROTATION % keys_file)
-        lua.flush()
-        out = subprocess.run(
-            [
-                "wrk",
-                "-t2",
-                f"-c{CONNECTIONS}",
-                f"-d{seconds}s",
-                "--latency",
-                "-s",
-                lua.name,
-                f"http://127.0.0.1:{PORTS['stack']}{PATH}",
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    return Run(
-        requests_per_second=float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1]),  # type: ignore[index]
-        p50_ms=_latency(out, "50%"),
-        p99_ms=_latency(out, "99%"),
-        non_2xx=int(m[1]) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0,
-        socket_errors=sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out)),
-        requests=int(re.search(r"(\d+) requests in", out)[1]),  # type: ignore[index]
-    )
+    return wrk("stack", "GET", PATH, "", seconds, script=ROTATION % keys_file)
 
 
 def worker_rss_mb(server: subprocess.Popen[bytes]) -> list[float]:

@@ -158,9 +158,10 @@ def start(name: str) -> subprocess.Popen[bytes]:
     raise SystemExit(f"{name} did not start")
 
 
-def wrk(name: str, method: str, path: str, key: str, seconds: int) -> Run:
+def wrk(name: str, method: str, path: str, key: str, seconds: int, script: str = "") -> Run:
+    """``seconds`` of requests to ``name``'s server with ``key``, or with the keys ``script``
+    (wrk's Lua) puts on each request when ``key`` is empty."""
     url = f"http://127.0.0.1:{PORTS[name]}{path}"
-    script = ""
     if method == "POST":
         script = (
             'wrk.method = "POST"\n'
@@ -177,8 +178,7 @@ def wrk(name: str, method: str, path: str, key: str, seconds: int) -> Run:
                 f"-c{CONNECTIONS}",
                 f"-d{seconds}s",
                 "--latency",
-                "-H",
-                f"Authorization: Bearer {key}",
+                *(["-H", f"Authorization: Bearer {key}"] if key else []),
                 "-s",
                 lua.name,
                 url,

@@ -72,42 +72,39 @@ def test_every_operation_answers_as_our_schema_says(two_instances, fuzz_key):
     assert "passed" in output
 
 
-def test_a_client_written_for_the_public_template_gets_answers_it_can_read(two_instances, fuzz_key):
-    instance = two_instances[1]
+def template_run(base_url: str, key: str, operation_ids: list[str], checks: list[str]) -> str:
+    """The public template's operations ``operation_ids``, valid requests only."""
     operations: list[str] = []
-    for operation_id in SETTINGS["template-operations"]:
+    for operation_id in operation_ids:
         operations += ["--include-operation-id", operation_id]
-
-    output = schemathesis(
+    return schemathesis(
         str(TEMPLATE),
-        f"{instance.url}/v1",
-        fuzz_key,
+        base_url,
+        key,
         "--mode",
         "positive",
         "--checks",
-        ",".join(SETTINGS["template-checks"]),
+        ",".join(checks),
         *operations,
+    )
+
+
+def test_a_client_written_for_the_public_template_gets_answers_it_can_read(two_instances, fuzz_key):
+    output = template_run(
+        f"{two_instances[1].url}/v1",
+        fuzz_key,
+        SETTINGS["template-operations"],
+        SETTINGS["template-checks"],
     )
 
     assert "passed" in output
 
 
 def test_the_templates_create_category_gets_answers_its_clients_can_read(two_instances, fuzz_key):
-    instance = two_instances[1]
-    operations: list[str] = []
-    for operation_id in SETTINGS["template-undocumented-refusals"]:
-        operations += ["--include-operation-id", operation_id]
     checks = [c for c in SETTINGS["template-checks"] if c != "status_code_conformance"]
 
-    output = schemathesis(
-        str(TEMPLATE),
-        f"{instance.url}/v1",
-        fuzz_key,
-        "--mode",
-        "positive",
-        "--checks",
-        ",".join(checks),
-        *operations,
+    output = template_run(
+        f"{two_instances[1].url}/v1", fuzz_key, SETTINGS["template-undocumented-refusals"], checks
     )
 
     assert "passed" in output
