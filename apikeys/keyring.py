@@ -76,12 +76,8 @@ class KeyRing:
         if data is None:
             return None
         record = None if data == NO_KEY else KeyRecord.from_wire(data)
-        if generation is None:  # Redis restarted: nothing to verify against
-            return Found(record)
-        found = Found(record, generation.decode())
-        if record is not None:
-            self._put(digest, record, found.generation)
-        return found
+        # No generation: Redis restarted, and there is nothing to verify against.
+        return self._found(digest, record, generation.decode() if generation else None)
 
     def read(self, digest: str) -> Found:
         """The record of ``digest`` from PostgreSQL, kept in Redis and in this process."""
@@ -96,6 +92,10 @@ class KeyRing:
             expiry = ("EX", NO_KEY_SECONDS) if record is None else ()
             with contextlib.suppress(redis.RedisError):
                 client.execute("SET", _record_name(digest), stored, "NX", *expiry)
+        return self._found(digest, record, generation)
+
+    def _found(self, digest: str, record: KeyRecord | None, generation: str | None) -> Found:
+        """What a lookup found; a key read under a generation is kept for the next request."""
         if generation is None:
             return Found(record)
         if record is not None:
