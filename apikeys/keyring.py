@@ -72,7 +72,12 @@ class KeyRing:
         """The record of ``digest`` from Redis, in one round trip; None when Redis does not
         know the digest. ``redis.RedisError`` when it cannot be asked."""
         client = redis.usable()
-        generation, data = client.execute("MGET", _name(KEY_GENERATION), _record_name(digest))
+        generation, data = client.execute("MGET", _name(KEY_GENERATION), record_name(digest))
+        return self.received(digest, data, generation)
+
+    def received(self, digest: str, data: bytes | None, generation: bytes | None) -> Found | None:
+        """What Redis holds for ``digest`` (``data``, read under ``generation``), as ``fetch``
+        returns it."""
         if data is None:
             return None
         record = None if data == NO_KEY else KeyRecord.from_wire(data)
@@ -91,7 +96,7 @@ class KeyRing:
             stored = record.wire() if record is not None else NO_KEY
             expiry = ("EX", NO_KEY_SECONDS) if record is None else ()
             with contextlib.suppress(redis.RedisError):
-                client.execute("SET", _record_name(digest), stored, "NX", *expiry)
+                client.execute("SET", record_name(digest), stored, "NX", *expiry)
         return self._found(digest, record, generation)
 
     def _found(self, digest: str, record: KeyRecord | None, generation: str | None) -> Found:
@@ -155,7 +160,7 @@ def withdraw(digests: list[str]) -> None:
     # outage nothing is set, and no process caches keys until it ends.
     with contextlib.suppress(redis.RedisError):
         for start in range(0, len(digests), BATCH):
-            client.execute("DEL", *map(_record_name, digests[start : start + BATCH]))
+            client.execute("DEL", *map(record_name, digests[start : start + BATCH]))
         client.execute("SET", _name(KEY_GENERATION), uuid.uuid4().hex)
 
 
@@ -171,7 +176,7 @@ def publish(digests: Iterable[str]) -> None:
             api_keys = ApiKey.objects.select_related("account__plan").filter(
                 digest__in=wanted[start : start + BATCH]
             )
-            pairs = [(_record_name(k.digest), KeyRecord.of(k).wire()) for k in api_keys]
+            pairs = [(record_name(k.digest), KeyRecord.of(k).wire()) for k in api_keys]
             if pairs:
                 client.execute("MSET", *(part for pair in pairs for part in pair))
         client.execute("SET", _name(KEY_GENERATION), uuid.uuid4().hex)
@@ -186,7 +191,7 @@ def mark_used(digest: str, record: KeyRecord) -> None:
     if client is None:
         return
     with contextlib.suppress(redis.RedisError):
-        client.evalsha(_REPLACE_SHA, _REPLACE, 1, _record_name(digest), record.wire(), used.wire())
+        client.evalsha(_REPLACE_SHA, _REPLACE, 1, record_name(digest), record.wire(), used.wire())
 
 
 # A record is replaced only while it is the one read: a change written meanwhile is newer.
@@ -201,5 +206,5 @@ def _name(name: str) -> str:
     return settings.REDIS_KEY_PREFIX + name
 
 
-def _record_name(digest: str) -> str:
+def record_name(digest: str) -> str:
     return f"{settings.REDIS_KEY_PREFIX}{RECORD}{digest}"

@@ -16,7 +16,8 @@ OURS = ("apikeys/", "pets/", "petstore/", "store/")
 
 
 def modules_entered_until_the_sql(client: Any, path: str, headers: dict[str, str]) -> list[str]:
-    """The project's modules whose functions the request calls, in order, each stay once."""
+    """The project's modules the request's calls enter from other modules, in order, each stay
+    once."""
     stays: list[str] = []
     sql_ran = False
 
@@ -29,6 +30,10 @@ def modules_entered_until_the_sql(client: Any, path: str, headers: dict[str, str
         if sql_ran or event != "call" or not frame.f_code.co_filename.startswith(ROOT):
             return
         module = frame.f_code.co_filename.removeprefix(ROOT)
+        # A call from within the module is the reader reading on, not coming back to it.
+        caller = frame.f_back.f_code.co_filename if frame.f_back is not None else ""
+        if caller == frame.f_code.co_filename:
+            return
         if module.startswith(OURS) and (not stays or stays[-1] != module):
             stays.append(module)
 
@@ -44,7 +49,10 @@ def modules_entered_until_the_sql(client: Any, path: str, headers: dict[str, str
 
 def test_listing_pets_enters_each_module_once(client, auth, make_pet):
     make_pet("Rex")
-    client.get("/v1/pets", headers=auth)  # the key read and cached, the SQL compiled
+    # The key read (counted by its record) and kept; then checked as a kept key, the SQL
+    # compiled.
+    for _ in range(2):
+        client.get("/v1/pets", headers=auth)
 
     stays = modules_entered_until_the_sql(client, "/v1/pets?limit=20", auth)
 

@@ -5,6 +5,8 @@
 2. **Find**: by digest, in the process cache, else Redis, else PostgreSQL (``apikeys.keyring``);
    a token that is not even shaped like a key is refused without a query (``apikeys.keys``),
    and a digest the service does not know reaches PostgreSQL only within its address's limit.
+   A key found in Redis is counted in the same round trip (step 4) when its record alone says
+   it is usable.
 3. **Check**: revoked, expired, suspended; a publishable key against the request's ``Origin``,
    so that another site cannot spend a widget's quota from its visitors' browsers.
 4. **Count**: one Redis round trip (``apikeys.limiter``), against the account's plan for a valid
@@ -27,9 +29,9 @@ from rest_framework.exceptions import APIException, AuthenticationFailed
 
 from apikeys import keys
 from apikeys.admission.result import Admission, ForeignOrigin
-from apikeys.keyring import keyring
+from apikeys.keyring import Found, keyring, record_name
 from apikeys.lastuse import last_use
-from apikeys.limiter import Policy, Subject, limiter
+from apikeys.limiter import Outcome, Policy, Subject, limiter
 from apikeys.models import Limits
 from petstore import redis
 from petstore.addresses import client_address, subscriber
@@ -66,7 +68,9 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
     """The admission of a request with this key, or None when a key from the cache turned out
     to need a fresh read."""
     digest, prefix = keys.digest(token), keys.display_prefix(token)
+    peeking = request.path_info == RATE_LIMIT_PATH and request.method in ("GET", "HEAD")
     counted = None  # the count against the address that let an unknown digest reach PostgreSQL
+    checked = None  # a check by record: the key found in Redis and counted at once
     try:
         found = keyring.cached(digest) if use_cache else None
         from_cache = found is not None
@@ -75,11 +79,7 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
             # cached key had its shape checked when it was read.)
             if not keys.is_well_formed(token):
                 return _by_address(request, AuthenticationFailed("This is not a valid API key."))
-            try:
-                found = keyring.fetch(digest)
-            except redis.RedisError:
-                # No Redis to ask: PostgreSQL, as for every request without Redis.
-                found = keyring.read(digest)
+            found, checked = _unread(digest, peeking)
         if found is None:
             # A digest the service does not know: PostgreSQL is asked only within the
             # address's own limit, so that made-up keys cannot load it.
@@ -92,8 +92,11 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
         record = found.record
         if record is None:
             return _by_address(request, AuthenticationFailed(NOT_RECOGNISED))
-        now = time.time()
-        refusal = record.refusal(now, request.META.get("HTTP_ORIGIN"))
+        if checked is not None:
+            now, refusal = checked[1], None  # counted: usable from any origin, then
+        else:
+            now = time.time()
+            refusal = record.refusal(now, request.META.get("HTTP_ORIGIN"))
         if refusal is not None:
             # A cached key may predate its restoring (a reactivated account) or a change of its
             # origins: only a fresh read refuses.
@@ -116,7 +119,9 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
         record.account_id, Limits(record.per_minute, record.per_day), key_id=record.id
     )
     standing = None
-    if request.path_info == RATE_LIMIT_PATH and request.method in ("GET", "HEAD"):
+    if checked is not None:
+        decision = limiter.decision(subject, *checked)
+    elif peeking:
         per_minute = RATE_LIMIT_READS_PER_MINUTE
         decision, standing = limiter.peek(subject, per_minute=per_minute, generation=generation)
     else:
@@ -134,6 +139,21 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
         origins=record.origin_set,
         standing=standing,
     )
+
+
+def _unread(digest: str, peeking: bool) -> tuple[Found | None, tuple[Outcome, float] | None]:
+    """A key this process has not read, from Redis: found and counted in one round trip, or
+    only found for a peek, or for a key the check leaves to admission (``check_unread``); or
+    from PostgreSQL when Redis cannot be asked. None when neither knows the digest."""
+    try:
+        if peeking:
+            return keyring.fetch(digest), None
+        outcome, now = limiter.check_unread(record_name(digest))
+        found = keyring.received(digest, outcome.record, outcome.generation)
+        return found, (outcome, now) if outcome.counted else None
+    except redis.RedisError:
+        # No Redis to ask: PostgreSQL, as for every request without Redis.
+        return keyring.read(digest), None
 
 
 def _by_address(

@@ -21,14 +21,19 @@ against a small window of its own.
 (``apikeys.keyring``); when that is no longer current the check counts nothing and says so, in
 the same round trip.
 
+**Keys not read yet.** A key this process has not read is found by its record in Redis
+(``apikeys.keyring``) and counted in the same round trip (``Limiter.check_unread``): the script
+reads the record and counts against the counters of the account it names.
+
 **Usage.** The same script tallies each account's requests per key and UTC day for the usage
 history (``apikeys.usage.tallies`` names them and reads them back).
 
 Every key of one account shares the hash tag ``{a<id>}``, so the script would run unchanged on
-Redis Cluster, the key generation and the usage index aside (global keys, to be moved to each
-account's slot).
+Redis Cluster, the key generation, the usage index and the check by record aside (global keys
+and names the script makes, to be moved to each account's slot).
 """
 
+from apikeys.limiter.counters import Outcome
 from apikeys.limiter.limiter import Usage, account_usage, account_usages, limiter
 from apikeys.limiter.policy import (
     BAN_STRIKES,
@@ -45,6 +50,7 @@ __all__ = [
     "PEEK_WINDOW",
     "Ban",
     "Decision",
+    "Outcome",
     "Policy",
     "Standing",
     "Subject",

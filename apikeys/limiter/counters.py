@@ -16,7 +16,9 @@ from apikeys.limiter.policy import (
     LAST_USE_SECONDS,
     MINUTE,
     Subject,
+    Verdict,
 )
+from apikeys.models import Limits
 from apikeys.usage.tallies import USAGE_GRACE_SECONDS, usage_index_name, usage_name
 
 # Seconds a counter outlives its window, so that a slow clock on one host still finds it.
@@ -60,6 +62,7 @@ class Keys(NamedTuple):
     usage: str  # the account's tallies for the day, per key (a hash; apikeys.usage)
     usage_index: str  # the accounts with tallies that day (a set)
     used: str  # set when the key's use is recorded, once in each LAST_USE_SECONDS of the clock
+    record: str = ""  # a key's record, for a check by record (Limiter.check_unread)
 
     @classmethod
     def of(cls, subject: Subject, now: float, prefix: str) -> Keys:
@@ -82,6 +85,11 @@ class Keys(NamedTuple):
             usage_index_name(day, prefix),
             f"{caller}:used:p{int(now // LAST_USE_SECONDS)}",
         )
+
+
+# A check by record names the counters before the record is read: for this subject, whose
+# account and key are 0, and the script gives them the record's ids.
+UNREAD = Subject.account(0, Limits(0, 0), key_id=0)
 
 
 class Args(NamedTuple):
@@ -143,6 +151,15 @@ class Outcome(NamedTuple):
     ban_ends_at: int = 0
     ban_number: int = 0
     record_use: int = 0  # 1: the key's use is due to be recorded
+    # A check by record: the record found (None: none; apikeys.keyring.NO_KEY: no key), and
+    # the key generation it was read under (None: none).
+    record: bytes | None = None
+    generation: bytes | None = None
+
+    @property
+    def counted(self) -> bool:
+        """Whether the check decided (a check by record may leave it to its caller)."""
+        return self.verdict != Verdict.NOT_COUNTED
 
 
 class Peeked(NamedTuple):

@@ -14,7 +14,7 @@ from django.conf import settings
 from apikeys.keyring import keyring
 from apikeys.limiter.backends.memory import MemoryBackend
 from apikeys.limiter.backends.redis import RedisBackend
-from apikeys.limiter.counters import Args, Keys, PeekArgs, lifetimes
+from apikeys.limiter.counters import UNREAD, Args, Keys, Outcome, PeekArgs, lifetimes
 from apikeys.limiter.fields import policy_field, tightest, windows
 from apikeys.limiter.policy import (
     MINUTE,
@@ -75,9 +75,24 @@ class Limiter:
         it was read under; when that is no longer current nothing is counted (``stale_key``).
         """
         now = time.time()
-        second = int(now)
         keys, args = _counting(subject, generation, int(now // MINUTE), settings.REDIS_KEY_PREFIX)
-        outcome = self._on_counters(lambda backend: backend.run(keys, args, second))
+        outcome = self._on_counters(lambda backend: backend.run(keys, args, int(now)))
+        return self.decision(subject, outcome, now)
+
+    def check_unread(self, record_name: str) -> tuple[Outcome, float]:
+        """Count one request with a key this process has not read, by its record in Redis
+        (``record_name``): found and counted in one round trip. The outcome carries the record
+        and its generation; ``Verdict.NOT_COUNTED`` when there is none, or none that may be
+        counted by its expiry alone, and the caller decides. Redis only: ``redis.RedisError``
+        when it cannot be asked, and the caller reads PostgreSQL instead."""
+        now = time.time()
+        keys, args = _counting(UNREAD, "", int(now // MINUTE), settings.REDIS_KEY_PREFIX)
+        outcome = self.redis.run(keys._replace(record=record_name), args, int(now))
+        return outcome, now
+
+    def decision(self, subject: Subject, outcome: Outcome, now: float) -> Decision:
+        """What ``outcome``, a check of ``subject`` at ``now``, decides."""
+        second = int(now)
         verdict = outcome.verdict
         if verdict == Verdict.STALE_KEY:
             return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True)

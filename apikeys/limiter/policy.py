@@ -25,6 +25,7 @@ class Verdict(IntEnum):
     BANNED = 2
     NEWLY_BANNED = 3
     STALE_KEY = 4
+    NOT_COUNTED = 5  # a check by record that found no record it may count by (Limiter.check_unread)
 
 
 class Policy(NamedTuple):
@@ -49,7 +50,7 @@ class Subject(NamedTuple):
     def account(cls, account_id: int, limits: Limits, key_id: int | None = None) -> Subject:
         """An account's requests, all its keys together; bans are per key."""
         policy = Policy(limits.per_minute, limits.per_day, bans=True)
-        return cls(f"a{account_id}", f"k{key_id}" if key_id else "", policy)
+        return cls(f"a{account_id}", f"k{key_id}" if key_id is not None else "", policy)
 
     @classmethod
     def address(cls, address: str, policy: Policy) -> Subject:

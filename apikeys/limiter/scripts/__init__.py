@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_type_hints
 
-from apikeys.limiter.counters import BAN_SECONDS, Args, Keys, Moment, PeekArgs
+from apikeys.keyring import NO_KEY
+from apikeys.limiter.counters import BAN_SECONDS, UNREAD, Args, Keys, Moment, PeekArgs
 from apikeys.limiter.policy import BAN_MEMORY_SECONDS, LAST_USE_SECONDS, Verdict
+from apikeys.records import WIRE
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,14 @@ def _prologue(argv: tuple[type[tuple[Any, ...]], ...], constants: dict[str, Any]
     return "\n".join(lines) + "\n"
 
 
-def _lua(value: int | tuple[int, ...]) -> str:
-    return "{" + ", ".join(map(str, value)) + "}" if isinstance(value, tuple) else str(value)
+def _lua(value: int | str | tuple[int, ...] | dict[str, int]) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, tuple):
+        return "{" + ", ".join(map(str, value)) + "}"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{name} = {item}" for name, item in value.items()) + "}"
+    return str(value)
 
 
 CHECK = load(
@@ -59,5 +67,9 @@ CHECK = load(
     ban_memory=BAN_MEMORY_SECONDS,
     ban_seconds=BAN_SECONDS,
     last_use_seconds=LAST_USE_SECONDS,
+    no_key=NO_KEY.decode(),
+    wire={field: n for n, field in enumerate(WIRE, 1)},
+    unread_account=UNREAD.tag,
+    unread_key=f":{UNREAD.caller}:",
 )
 PEEK = load("peek", (PeekArgs,))

@@ -2,6 +2,31 @@
 -- strikes, and the usage tally, in one call (apikeys.limiter.backends.memory takes the same
 -- steps in process memory).
 
+-- A check by record (key.record names one): the key, which this process has not read, is found
+-- and counted in the same call. The counters were named for account 0 and key 0
+-- (counters.UNREAD) and take the record's ids. A digest Redis does not know, and a record that
+-- may not be counted by its expiry alone (records.KeyRecord.countable_until), count nothing:
+-- the caller decides, with the record.
+local record, current = false, false
+local function answer(verdict, minute, day, ban_ends_at, ban_number, record_use)
+  return {verdict, minute, day, ban_ends_at, ban_number, record_use or 0, record, current}
+end
+if key.record ~= '' then
+  record = redis.call('GET', key.record)
+  current = redis.call('GET', key.generation)
+  if not record or record == no_key then return answer(NOT_COUNTED, 0, 0, 0, 0) end
+  local fields = cjson.decode(record)
+  -- A second's margin: the caller's clock has fractions, and it decides the last second.
+  if (fields[wire.countable_until] or 0) <= now + 1 then return answer(NOT_COUNTED, 0, 0, 0, 0) end
+  local account = (unread_account:gsub('0', fields[wire.account_id]))
+  local own_key = (unread_key:gsub('0', fields[wire.id]))
+  for field, name in pairs(key) do
+    key[field] = (name:gsub(unread_account, account, 1):gsub(unread_key, own_key, 1))
+  end
+  per_minute, per_day = fields[wire.per_minute], fields[wire.per_day]
+  usage_key, usage_account = own_key:sub(2, -2), tostring(fields[wire.account_id])
+end
+
 -- The key's tally for the day's usage; the rest only on its first request of a kind that day.
 local function tally(kind)
   if usage_key == '' then return end
@@ -16,7 +41,7 @@ end
 -- Everything a check reads, in one call: generation, ban, minute, day.
 local read = redis.call('MGET', key.generation, key.ban, key.minute, key.day)
 if generation ~= '' and read[1] ~= generation then
-  return {STALE_KEY, 0, 0, 0, 0}
+  return answer(STALE_KEY, 0, 0, 0, 0)
 end
 local banned_until = tonumber(read[2] or '0')
 local minute = tonumber(read[3] or '0')
@@ -34,22 +59,22 @@ if banned_until <= now and minute < per_minute and (per_day == 0 or day < per_da
   if usage_key ~= '' and redis.call('SET', key.used, 1, 'EX', last_use_seconds, 'NX') then
     record_use = 1
   end
-  return {ADMITTED, minute, day, 0, 0, record_use}
+  return answer(ADMITTED, minute, day, 0, 0, record_use)
 end
 if redis.call('INCR', key.refused) == 1 then redis.call('EXPIRE', key.refused, day_ttl) end
 if banned_until > now then
   tally('banned')
-  return {BANNED, minute, day, banned_until, 0}
+  return answer(BANNED, minute, day, banned_until, 0)
 end
 if strikes == 0 then
   tally('refused')
-  return {REFUSED, minute, day, 0, 0}
+  return answer(REFUSED, minute, day, 0, 0)
 end
 local struck = redis.call('INCR', key.strikes)
 if struck == 1 then redis.call('EXPIRE', key.strikes, minute_ttl) end
 if struck < strikes then
   tally('refused')
-  return {REFUSED, minute, day, 0, 0}
+  return answer(REFUSED, minute, day, 0, 0)
 end
 -- The request that earns the ban is answered as banned, and tallied so.
 tally('banned')
@@ -59,4 +84,4 @@ redis.call('EXPIRE', key.bans, ban_memory)
 local seconds = ban_seconds[math.min(number, #ban_seconds)]
 local ends_at = now + seconds
 redis.call('SET', key.ban, ends_at, 'EX', seconds)
-return {NEWLY_BANNED, minute, day, ends_at, number}
+return answer(NEWLY_BANNED, minute, day, ends_at, number)
