@@ -17,7 +17,6 @@ from apikeys.models import ApiKey
 from apikeys.records import KeyRecord
 from apikeys.services import apikey_revoke
 from petstore import redis
-from tests.apikeys.test_ratelimit_round_trips import redis_commands  # noqa: F401 (a fixture)
 from tests.assertions import assert_error
 
 SHELTER = "https://shelter.example"

@@ -8,7 +8,6 @@ from http import HTTPStatus
 import pytest
 
 from apikeys.usage import usage_rollup
-from tests.apikeys.test_ratelimit_round_trips import redis_commands  # noqa: F401 (a fixture)
 from tests.conftest import CLOCK_START
 
 TODAY = CLOCK_START.date()
@@ -114,7 +113,7 @@ def test_a_warm_key_costs_one_query_and_one_round_trip_more(
     clock,
     auth,
     django_assert_num_queries,
-    redis_commands,  # noqa: F811
+    redis_commands,
 ):
     client.get("/v1/usage", headers=auth)  # the key is cached, its last use written
     usage_rollup()
