@@ -37,7 +37,11 @@ run: install
 	echo "  Docs: http://127.0.0.1:$(PORT)/docs/"; \
 	echo "  Admin: http://127.0.0.1:$(PORT)/admin/  ($$login)"; \
 	echo
-	@$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
+	@mkdir -p .queue
+	@$(RUN_ENV) $(PY) -m celery --app petstore worker --beat --concurrency 2 \
+		--loglevel WARNING --schedule .queue/beat-schedule & worker=$$!; \
+		trap 'kill $$worker 2>/dev/null' EXIT; \
+		$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install chromium nginx
 	@$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from deploy.workers import start_workers, stop_workers
+
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 REQUIRED = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY")
@@ -287,7 +289,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if options.run_dir is None:
             shutil.rmtree(run_dir, ignore_errors=True)
         return 1
-    print(f"Serving on {front.url} (nginx → gunicorn at {front.socket_path}); Ctrl-C stops.")
+    workers = start_workers(env, run_dir)
+    print(
+        f"Serving on {front.url} (nginx → gunicorn at {front.socket_path}), webhooks from "
+        "Celery workers; Ctrl-C stops."
+    )
 
     stopping = False
 
@@ -298,8 +304,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGHUP, lambda signum, frame: front.reload())
-    while not stopping and front.nginx.poll() is None and front.gunicorn.poll() is None:
+    running = (front.nginx, front.gunicorn, workers)
+    while not stopping and all(process.poll() is None for process in running):
         time.sleep(0.5)
+    stop_workers(workers)
     front.stop()
     if options.run_dir is None:
         shutil.rmtree(run_dir, ignore_errors=True)

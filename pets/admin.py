@@ -5,6 +5,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from events import services as events
 from pets import services
 from pets.models import Category, Pet, PetStatus
 from petstore.admin import clipped, short_date
@@ -49,6 +50,15 @@ class PetAdmin(admin.ModelAdmin):
     list_select_related = ("category",)
     readonly_fields = ("created_at",)
     actions = ("mark_available", "mark_pending")
+
+    def save_model(self, request: HttpRequest, pet: Pet, form: forms.Form, change: bool) -> None:
+        """Saved, with its event, in the admin's transaction."""
+        previous = form.initial.get("status")
+        super().save_model(request, pet, form, change)
+        if not change:
+            events.pet_created(pet)
+        elif previous != pet.status:
+            events.pet_status_changed(pet, str(previous))
 
     @admin.display(description="name", ordering="name")
     def pet_name(self, pet: Pet) -> str:

@@ -5,7 +5,6 @@ from typing import Any
 from rest_framework import serializers
 
 from pets.models import Category, PetStatus
-from pets.services import no_category
 from petstore.pagination import PageQuery
 from petstore.serializers import (
     IdListField,
@@ -19,6 +18,10 @@ from petstore.serializers import (
 )
 
 MAX_CATEGORY_IDS = 10
+
+
+def no_category(category_id: int) -> str:
+    return f"There is no category {category_id}."
 
 
 class NewPetSerializer(StrictSerializer):

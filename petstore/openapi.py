@@ -108,11 +108,16 @@ _BY_OPERATION = {
     "placeOrder": ("400", "409", "413", "415", "422"),
     "cancelOrder": ("404", "409"),
     "getUsage": ("400",),
+    "listEvents": ("400",),
+    "createWebhookEndpoint": ("400", "409", "413", "415"),
+    "deleteWebhookEndpoint": ("404",),
 }
 _SUCCESS_HEADERS = {
     "listPets": ("Link",),
     "createPet": ("Location", "Idempotent-Replayed"),
     "listOrders": ("Link",),
+    "listEvents": ("Link",),
+    "createWebhookEndpoint": ("Location",),
     "placeOrder": ("Location", "Idempotent-Replayed"),
     "getPet": ("Deprecation", "Sunset", "Link"),
 }
@@ -150,7 +155,7 @@ def add_common_responses(
     schemas = components.setdefault("schemas", {})
     schemas["Error"] = ERROR_SCHEMA
     # Request bodies are strict (petstore.serializers.StrictSerializer): say so.
-    for name in ("NewPet", "NewOrder"):
+    for name in ("NewPet", "NewOrder", "NewEndpoint"):
         if name in schemas:
             schemas[name]["additionalProperties"] = False
     _rename_paginated_lists(result, schemas)

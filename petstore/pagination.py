@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 from urllib.parse import quote, urlencode
 
@@ -40,6 +41,9 @@ class Page(NamedTuple):
     # The listing's own parameters as the client sent them, cursor aside: the next page's URL
     # carries exactly these.
     kept: tuple[tuple[str, str], ...] = ()
+    # Where the previous page ended, for a listing ordered by more than its id (the events'
+    # feed): () on the first page.
+    position: tuple[int, ...] = ()
 
 
 def _mac(path: str, payload: str) -> str:
@@ -49,44 +53,70 @@ def _mac(path: str, payload: str) -> str:
     return base64.urlsafe_b64encode(digest[:_MAC_BYTES]).rstrip(b"=").decode()
 
 
-def encode_cursor(path: str, after: int) -> str:
-    return f"{after}:{_mac(path, str(after))}"
+def encode_cursor(path: str, *position: int) -> str:
+    payload = ".".join(map(str, position))
+    return f"{payload}:{_mac(path, payload)}"
 
 
 def decode_cursor(path: str, cursor: str) -> int:
+    """The id a cursor of ``path``'s listing points after."""
+    return decode_position(path, cursor, 1)[0]
+
+
+def decode_position(path: str, cursor: str, size: int) -> tuple[int, ...]:
+    """The ``size`` numbers of a cursor of ``path``'s listing."""
     payload, _, mac = cursor.partition(":")
+    parts = payload.split(".")
     if (
-        hmac.compare_digest(mac, _mac(path, payload))
-        and payload.isascii()
-        and payload.isdigit()
-        and 0 < int(payload) <= INT64_MAX
+        cursor.isascii()  # compare_digest refuses other strings
+        and hmac.compare_digest(mac, _mac(path, payload))
+        and len(parts) == size
+        and all(part.isdigit() and int(part) <= INT64_MAX for part in parts)
+        and int(parts[-1]) > 0
     ):
-        return int(payload)
+        return tuple(map(int, parts))
     raise serializers.ValidationError(
         {"cursor": ["Not a cursor this listing issued; use the Link header's URL."]}
     )
 
 
-def page(request: Request, query: dict[str, Any]) -> Page:
-    """The page that ``query`` (a ``PageQuery``'s parse of the request's parameters) asks for."""
+def page(request: Request, query: dict[str, Any], size: int = 1) -> Page:
+    """The page that ``query`` (a ``PageQuery``'s parse of the request's parameters) asks for;
+    ``size``: the numbers in a position of the listing's order."""
     cursor = query.get("cursor")
-    after = decode_cursor(request.path, cursor) if cursor is not None else 0
+    position = decode_position(request.path, cursor, size) if cursor is not None else ()
     params = request.query_params
     # ``query`` holds every parameter the listing declares, given or defaulted.
     kept = tuple((name, params[name]) for name in query if name != "cursor" and name in params)
-    return Page(limit=query["limit"], after=after, kept=kept)
+    after = position[0] if position else 0
+    return Page(limit=query["limit"], after=after, kept=kept, position=position)
 
 
-def page_response(request: Request, page: Page, rows: list[dict[str, Any]]) -> JsonAnswer:
-    """``rows`` (up to ``page.limit + 1``, by id) as a page, with the next page's ``Link``."""
+def page_response(
+    request: Request,
+    page: Page,
+    rows: list[dict[str, Any]],
+    positions: Sequence[tuple[int, ...]] | None = None,
+) -> JsonAnswer:
+    """``rows`` (up to ``page.limit + 1``, in the listing's order) as a page, with the next
+    page's ``Link`` when there is one; ``positions``: each row's, when it is not its id (a
+    feed, whose every page links to what comes after it, the last one too)."""
     headers = {}
-    if len(rows) > page.limit:
-        rows = rows[: page.limit]
-        cursor = encode_cursor(request.path, rows[-1]["id"])
-        query = urlencode([*page.kept, ("cursor", cursor)])
-        url = f"{request.scheme}://{request.get_host()}{quote(request.path)}?{query}"
-        headers["Link"] = f'<{url}>; rel="next"'
+    more = len(rows) > page.limit
+    rows = rows[: page.limit]
+    if positions is not None:
+        after = positions[len(rows) - 1] if rows else page.position
+        headers["Link"] = _next_link(request, page, after)
+    elif more:
+        headers["Link"] = _next_link(request, page, (rows[-1]["id"],))
     return JsonAnswer(rows, headers=headers)
+
+
+def _next_link(request: Request, page: Page, after: tuple[int, ...]) -> str:
+    cursor = (("cursor", encode_cursor(request.path, *after)),) if after else ()
+    query = urlencode([*page.kept, *cursor])
+    url = f"{request.scheme}://{request.get_host()}{quote(request.path)}?{query}"
+    return f'<{url}>; rel="next"'
 
 
 def schema_parameters() -> list[dict[str, Any]]:

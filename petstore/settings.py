@@ -138,6 +138,8 @@ INSTALLED_APPS = [
     "apikeys",
     "pets",
     "store",
+    "events",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -229,6 +231,34 @@ REDIS_KEY_PREFIX = "petstore:"
 # holding the request.
 REDIS_TIMEOUT_SECONDS = 0.5
 
+# Webhooks (DESIGN §10). Outside development, endpoints must be https:// to public addresses.
+PETSTORE_WEBHOOK_ALLOW_PRIVATE = DEBUG or env_bool("PETSTORE_WEBHOOK_ALLOW_PRIVATE", False)
+# The waits between a delivery's tries; past the last, it has failed.
+PETSTORE_WEBHOOK_RETRY_SECONDS = [
+    int(wait)
+    for wait in env_list(
+        "PETSTORE_WEBHOOK_RETRY_SECONDS",
+        ["5", "300", "1800", "7200", "18000", "36000", "50400", "72000", "86400"],
+    )
+]
+# How long a receiver has to answer a delivery.
+PETSTORE_WEBHOOK_TIMEOUT_SECONDS = env_int("PETSTORE_WEBHOOK_TIMEOUT_SECONDS", 15, minimum=1)
+# How long a worker holds a delivery before another may take it: more than a try can last.
+PETSTORE_WEBHOOK_LEASE_SECONDS = env_int("PETSTORE_WEBHOOK_LEASE_SECONDS", 60, minimum=1)
+
+# The task queue (petstore.celery): the shared Redis, or without it (make run) a folder.
+CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+if not REDIS_URL:
+    _queue = BASE_DIR / ".queue"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue),
+        "data_folder_out": str(_queue),
+    }
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
 # Nothing is cached through Django's cache framework: its Redis backend would load redis-py
 # (README, "Choices worth knowing").
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -290,7 +320,10 @@ SPECTACULAR_SETTINGS = {
     # The schema is public: a key sent along is neither needed nor checked.
     "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": False,
-    "ENUM_NAME_OVERRIDES": {"PetStatus": "pets.models.PetStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "PetStatus": "pets.models.PetStatus",
+        "EventType": "events.types.EventType",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "petstore.openapi.add_common_responses",
@@ -305,6 +338,8 @@ SPECTACULAR_SETTINGS = {
         {"name": "orders", "description": "Adoption orders of the calling account."},
         {"name": "rate limits", "description": "The calling key's limits, read for free."},
         {"name": "usage", "description": "The calling account's requests over time."},
+        {"name": "events", "description": "What happened, as a feed any client can follow."},
+        {"name": "webhooks", "description": "Events posted to the account's URLs, signed."},
     ],
 }
 

@@ -36,6 +36,8 @@ v1: list[URLPattern | URLResolver] = [
     path("v1/", include("pets.urls")),
     path("v1/", include("store.urls")),
     path("v1/", include("apikeys.urls")),
+    path("v1/", include("events.urls")),
+    path("v1/", include("webhooks.urls")),
     path("v1/openapi.json", on_first_request("petstore.openapi.OpenApiView"), name="openapi"),
 ]
 

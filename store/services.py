@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apikeys.models import Account
+from events import services as events
 from pets.models import Pet, PetStatus
 from pets.services import pet_move
 from petstore.exceptions import Conflict, InvalidReference
@@ -29,6 +30,12 @@ def _move_order(order: Order, status: str) -> None:
     order.status = status
 
 
+def _save_order(order: Order, *fields: str) -> None:
+    """Save the order's move, with ``fields``, and write its event."""
+    order.save(update_fields=["status", *fields, "updated_at"])
+    events.order_moved(order)
+
+
 @transaction.atomic
 def order_place(*, account: Account, pet_id: int) -> Order:
     """Ask to adopt an available animal, which is then on hold (pending) for this order."""
@@ -38,14 +45,16 @@ def order_place(*, account: Account, pet_id: int) -> Order:
     if pet.status != PetStatus.AVAILABLE:
         raise Conflict(f"{pet.name} is {pet.status}, not available for adoption.")
     pet_move(pet, PetStatus.PENDING)
-    return Order.objects.create(account=account, pet=pet)
+    order = Order.objects.create(account=account, pet=pet)
+    events.order_moved(order)
+    return order
 
 
 @transaction.atomic
 def order_approve(*, order_id: int) -> Order:
     order = _locked_order(order_id)
     _move_order(order, OrderStatus.APPROVED)
-    order.save(update_fields=["status", "updated_at"])
+    _save_order(order)
     return order
 
 
@@ -56,7 +65,7 @@ def order_deliver(*, order_id: int, ship_date: datetime | None = None) -> Order:
     _move_order(order, OrderStatus.DELIVERED)
     _move_pet(order.pet_id, PetStatus.SOLD)
     order.ship_date = ship_date or order.ship_date or timezone.now()
-    order.save(update_fields=["status", "ship_date", "updated_at"])
+    _save_order(order, "ship_date")
     return order
 
 
@@ -71,5 +80,5 @@ def order_cancel(*, order_id: int, account: Account | None = None) -> Order:
         raise Order.DoesNotExist(order_id)
     _move_order(order, OrderStatus.CANCELLED)
     _move_pet(order.pet_id, PetStatus.AVAILABLE)
-    order.save(update_fields=["status", "updated_at"])
+    _save_order(order)
     return order

@@ -16,6 +16,7 @@ from apikeys.admin.filters import NearLimitFilter, SuspendedFilter
 from apikeys.admin.keys import ApiKeyInline
 from apikeys.models import Account
 from petstore.admin import badge, clipped, short_date
+from webhooks.admin import EndpointInline
 
 
 @admin.register(Account)
@@ -49,7 +50,7 @@ class AccountAdmin(AccountUsageViews, AccountKeyViews):
         ),
         ("State", {"fields": ("suspended_at", "created_at", "usage_now")}),
     )
-    inlines = (ApiKeyInline,)
+    inlines = (ApiKeyInline, EndpointInline)
     actions = ("suspend", "reactivate")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Account]:

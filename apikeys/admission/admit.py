@@ -33,6 +33,7 @@ from apikeys.keyring import Found, keyring, record_name
 from apikeys.lastuse import last_use
 from apikeys.limiter import Outcome, Policy, Subject, limiter
 from apikeys.models import Limits
+from events.services import usage_threshold
 from petstore import redis
 from petstore.addresses import client_address, subscriber
 from petstore.errors import ServiceUnavailable
@@ -132,6 +133,9 @@ def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admissio
     if decision.record_use:
         with contextlib.suppress(DatabaseError):  # a missed last use is no reason to refuse
             last_use.record(record, digest, now)
+    if decision.day_threshold:
+        with contextlib.suppress(DatabaseError):  # nor a missed event
+            usage_threshold(record.account_id, decision, record.per_day)
     return Admission(
         decision,
         key=record,

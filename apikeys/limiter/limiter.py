@@ -17,6 +17,7 @@ from apikeys.limiter.backends.redis import RedisBackend
 from apikeys.limiter.counters import UNREAD, Args, Keys, Outcome, PeekArgs, lifetimes
 from apikeys.limiter.fields import policy_field, tightest, windows
 from apikeys.limiter.policy import (
+    DAY_THRESHOLDS,
     MINUTE,
     PEEK_WINDOW,
     Ban,
@@ -39,6 +40,16 @@ def _counting(subject: Subject, generation: str, minute: int, prefix: str) -> tu
     naming them is a good part of a check's own work. Kept for the busiest subjects only: with
     thousands of keys in use, a larger cache would be most of a worker's memory."""
     return Keys.of(subject, minute * MINUTE, prefix), Args.of(subject, generation)
+
+
+def _day_threshold(per_day: int | None, day: int) -> int:
+    """The threshold the ``day``-th request of the day is the first to reach, or 0."""
+    if not per_day:
+        return 0
+    for percent in DAY_THRESHOLDS:
+        if day == -(-per_day * percent // 100):  # the first count at or past it
+            return percent
+    return 0
 
 
 Backend = RedisBackend | MemoryBackend
@@ -102,7 +113,12 @@ class Limiter:
         field = policy_field(counted)
         if verdict == Verdict.ADMITTED:
             return Decision(
-                True, window, policy_field=field, now=second, record_use=outcome.record_use == 1
+                True,
+                window,
+                policy_field=field,
+                now=second,
+                record_use=outcome.record_use == 1,
+                day_threshold=_day_threshold(policy.per_day, outcome.day),
             )
         if verdict in (Verdict.BANNED, Verdict.NEWLY_BANNED):
             new_ban = None

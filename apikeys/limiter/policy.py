@@ -15,6 +15,8 @@ BAN_MEMORY_SECONDS = DAY
 # A key's use is recorded (its last_used_at) at most this often: a busy service's thousands of
 # keys would otherwise each write their row every minute.
 LAST_USE_SECONDS = 5 * MINUTE
+# The shares of the day window whose passing is an event (usage.threshold), in percent.
+DAY_THRESHOLDS = (80, 100)
 # The name of a peek's own window in the RateLimit fields.
 PEEK_WINDOW = "rate_limit"
 
@@ -83,6 +85,9 @@ class Decision(NamedTuple):
     now: int = 0
     # The key's use is due to be recorded (LAST_USE_SECONDS).
     record_use: bool = False
+    # The percentage of the day window this request was the first to reach (80 or 100), once
+    # per subject and day: each count is returned to one request only. 0: none.
+    day_threshold: int = 0
 
     @property
     def headers(self) -> list[tuple[str, str]]:

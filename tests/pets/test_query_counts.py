@@ -19,6 +19,7 @@ from apikeys.keyring import RECORD
 from apikeys.keys import digest
 from apikeys.models import ApiKey
 from apikeys.services import apikey_revoke
+from events.models import Event
 from pets.models import Pet
 from petstore import redis
 
@@ -73,9 +74,11 @@ def test_getting_a_pet_is_one_query(client, auth, warm, make_pet, django_assert_
     assert_no_count(queries)
 
 
-def test_creating_a_pet_is_one_query(client, auth, warm, dog, django_assert_num_queries):
-    # INSERT … SELECT from the category's row … RETURNING: the category is checked by the same
-    # statement.
+def test_creating_a_pet_and_its_event_is_one_query(
+    client, auth, warm, dog, django_assert_num_queries
+):
+    # INSERT … SELECT from the category's row … RETURNING, and the event's INSERT, in one
+    # statement: the category is checked by it, and the event stands or falls with the pet.
     with django_assert_num_queries(1) as queries:
         response = client.post(
             "/v1/pets",
@@ -86,7 +89,8 @@ def test_creating_a_pet_is_one_query(client, auth, warm, dog, django_assert_num_
 
     assert response.status_code == HTTPStatus.CREATED
     assert Pet.objects.filter(pk=response.json()["id"]).exists()
-    assert queries.captured_queries[-1]["sql"].upper().startswith("INSERT")
+    assert Event.objects.get().data == response.json()
+    assert queries.captured_queries[-1]["sql"].upper().startswith("WITH NEW_PET AS (INSERT")
     assert_no_count(queries)
 
 

@@ -32,6 +32,10 @@ SCOPES = {
     "cancelOrder": ["orders:write"],
     "getRateLimit": [],
     "getUsage": [],
+    "listEvents": ["events:read"],
+    "listWebhookEndpoints": ["webhooks:read"],
+    "createWebhookEndpoint": ["webhooks:write"],
+    "deleteWebhookEndpoint": ["webhooks:write"],
 }
 
 

@@ -1,0 +1,51 @@
+"""The task queue's workers (Celery, ``petstore.celery``): one worker with its beat (the
+schedule that runs ``dispatch`` every second) and ``concurrency`` processes delivering webhooks.
+More workers, on any host, share the same Redis; the beat runs beside one of them only."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def start_workers(
+    env: Mapping[str, str], run_dir: Path, *, concurrency: int = 4, beat: bool = True
+) -> subprocess.Popen[bytes]:
+    """Processes (prefork), Celery's default: its thread pool did not survive the broker's
+    restart (kombu's Redis transport lost its connection under a running thread)."""
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "--app",
+        "petstore",
+        "worker",
+        "--pool",
+        "prefork",
+        "--concurrency",
+        str(concurrency),
+        "--loglevel",
+        "WARNING",
+        "--without-mingle",
+        "--without-gossip",
+    ]
+    if beat:
+        command += ["--beat", "--schedule", str(run_dir / "beat-schedule")]
+    # A session of its own: the beat is a child process, and stopping the worker stops both.
+    return subprocess.Popen(command, cwd=ROOT, env=dict(env), start_new_session=True)
+
+
+def stop_workers(process: subprocess.Popen[bytes], *, kill: bool = False) -> None:
+    """Stop the worker and its beat: gracefully (its tasks finish), or at once."""
+    os.killpg(process.pid, signal.SIGKILL if kill else signal.SIGTERM)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()

@@ -1,0 +1,119 @@
+"""A real HTTP receiver on loopback, and the task queue's real workers on the test database."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from standardwebhooks import Webhook
+
+from deploy.workers import start_workers, stop_workers
+from tests.reliability.conftest import server_env
+
+
+@dataclass
+class Delivered:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def event(self) -> dict[str, Any]:
+        return orjson.loads(self.body)
+
+
+@dataclass
+class Receiver:
+    """Records every POST; answers each with the next of ``answers`` (then 200)."""
+
+    server: ThreadingHTTPServer
+    received: list[Delivered] = field(default_factory=list)
+    answers: queue.Queue[int | float] = field(default_factory=queue.Queue)
+    connections: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_port}/hooks"
+
+    def verified(self, secret: str) -> list[dict[str, Any]]:
+        """The events whose signatures ``secret`` verifies, as the standardwebhooks package
+        verifies them."""
+        webhook = Webhook(secret)
+        return [webhook.verify(d.body, d.headers) for d in self.received]
+
+    def wait_for(self, done: Callable[[list[Delivered]], bool], seconds: float = 5.0) -> None:
+        deadline = time.monotonic() + seconds
+        while not done(list(self.received)):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not received in {seconds} s: {len(self.received)} only")
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    holder: dict[str, Receiver] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            mine = holder["receiver"]
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            mine.received.append(Delivered(self.path, dict(self.headers.items()), body))
+            try:
+                answer = mine.answers.get_nowait()
+            except queue.Empty:
+                answer = 200
+            if isinstance(answer, float):  # a pause past the workers' timeout, then 200
+                time.sleep(answer)
+                answer = 200
+            self.send_response(int(answer))
+            if answer in (301, 302, 307, 308):
+                self.send_header("Location", "http://169.254.169.254/latest/meta-data/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def verify_request(self, request: Any, client_address: Any) -> bool:
+            holder["receiver"].connections += 1
+            return True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    holder["receiver"] = Receiver(server)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield holder["receiver"]
+    server.shutdown()
+    server.server_close()
+
+
+def worker_env(**extra: str) -> dict[str, str]:
+    """The workers' environment: the test database and Redis, loopback receivers allowed, and
+    a schedule of seconds."""
+    return {
+        **server_env(),
+        "PETSTORE_WEBHOOK_ALLOW_PRIVATE": "1",
+        "PETSTORE_WEBHOOK_RETRY_SECONDS": "1,1,1",
+        "PETSTORE_WEBHOOK_TIMEOUT_SECONDS": "1",
+        "PETSTORE_WEBHOOK_LEASE_SECONDS": "5",
+        **extra,
+    }
+
+
+@pytest.fixture
+def workers(transactional_db: None, tmp_path: Path, settings: Any) -> Iterator[None]:
+    settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE = True  # the receiver is on loopback
+    process = start_workers(worker_env(), tmp_path, concurrency=4)
+    yield
+    stop_workers(process)

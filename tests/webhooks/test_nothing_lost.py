@@ -1,0 +1,85 @@
+"""Nothing lost: a thousand animals added by 16 clients through gunicorn while the workers are
+SIGKILLed once and the broker's Redis restarts once; the receiver still gets every
+``pet.created``, signed, and the feed lists each once."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from http import HTTPStatus
+from pathlib import Path
+
+import pytest
+from standardwebhooks import Webhook
+
+from deploy.workers import start_workers, stop_workers
+from tests.reliability.conftest import start_instance
+from tests.reliability.test_faults import _free_port, _redis_server
+from tests.webhooks.conftest import worker_env
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+PETS = 1_000
+CLIENTS = 16
+
+
+def test_every_event_reaches_the_receiver_through_a_killed_worker_and_a_broker_restart(
+    make_key, dog, receiver, tmp_path: Path, monkeypatch
+):
+    monkeypatch.setenv("PETSTORE_WEBHOOK_ALLOW_PRIVATE", "1")  # the receiver is on loopback
+    key = make_key(plan="enterprise", per_minute=1_000_000, per_day=1_000_000)
+    broker_port = _free_port()
+    broker = _redis_server(broker_port)
+    env = worker_env(REDIS_URL=f"redis://127.0.0.1:{broker_port}/0")
+    workers = start_workers(env, tmp_path, concurrency=4)
+    instance = start_instance()
+    try:
+        endpoint = instance.call(
+            "POST", "/v1/webhook_endpoints", key, {"url": receiver.url, "events": ["pet.created"]}
+        )
+        assert endpoint.status == HTTPStatus.CREATED
+        secret = endpoint.body["secret"]  # type: ignore[index]
+
+        def add(n: int) -> int:
+            body = {"name": f"Pet {n}", "categoryId": dog.pk}
+            return instance.call("POST", "/v1/pets", key, body, timeout=30).status
+
+        with ThreadPoolExecutor(max_workers=CLIENTS) as pool:
+            added = pool.map(add, range(PETS))
+            receiver.wait_for(lambda got: len(got) >= 50, seconds=30)
+            stop_workers(workers, kill=True)  # the worker and its beat, mid-delivery
+            workers = start_workers(env, tmp_path, concurrency=4)
+            receiver.wait_for(lambda got: len(got) >= 300, seconds=60)
+            broker.terminate()
+            broker.wait(timeout=10)
+            broker = _redis_server(broker_port)
+            statuses = list(added)
+        assert statuses == [HTTPStatus.CREATED] * PETS
+
+        receiver.wait_for(lambda got: len({d.headers["webhook-id"] for d in got}) >= PETS, 120)
+        webhook = Webhook(secret)
+        delivered = {webhook.verify(d.body, d.headers)["id"] for d in receiver.received}
+
+        listed: list[str] = []
+        path = "/v1/events?type=pet.created&limit=100"
+        while True:
+            page = instance.call("GET", path, key)
+            assert page.status == HTTPStatus.OK
+            if not page.body:
+                break
+            assert isinstance(page.body, list)
+            listed += [event["id"] for event in page.body]
+            link = page.headers["Link"]
+            path = link[link.index("/v1/") : link.index(">")]
+    finally:
+        stop_workers(workers)
+        instance.process.terminate()
+        instance.process.wait(timeout=15)
+        broker.terminate()
+
+    print(
+        f"\n{PETS} pets: {len(receiver.received)} deliveries received, "
+        f"{len(delivered)} distinct events, {len(listed)} listed"
+    )
+    assert len(delivered) == PETS
+    assert len(listed) == PETS
+    assert set(listed) == delivered

@@ -1,0 +1,70 @@
+"""Where a webhook may be sent: to public addresses only, so that an endpoint cannot make our
+workers reach the service's own network (SSRF). A host is resolved and every address it has is
+checked, at registration and again at each delivery, which then connects to an address it
+checked, never to a name resolved anew."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from typing import NamedTuple
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class Refused(Exception):
+    """A URL a webhook may not be sent to; the message says why."""
+
+
+class Target(NamedTuple):
+    scheme: str
+    host: str  # as the URL names it: for Host and TLS
+    port: int
+    path: str  # with its query
+    address: str  # the checked address to connect to
+
+
+def target(url: str) -> Target:
+    """Where ``url`` posts to, resolved and checked."""
+    parts = urlsplit(url)
+    allow_private = settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE
+    schemes = ("https", "http") if allow_private else ("https",)
+    if parts.scheme not in schemes:
+        raise Refused(f"The URL must start with {' or '.join(s + '://' for s in schemes)}.")
+    if not parts.hostname:
+        raise Refused("The URL has no host.")
+    if parts.username or parts.password:
+        raise Refused("The URL may not carry a user name or password.")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise Refused("The URL's port is not a number from 1 to 65535.") from None
+    addresses = resolve(parts.hostname, port)
+    if not allow_private:
+        for address in addresses:
+            if not is_public(address):
+                raise Refused(f"{parts.hostname} is not a public address ({address}).")
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return Target(parts.scheme, parts.hostname, port, path, str(addresses[0]))
+
+
+def resolve(host: str, port: int) -> list[IPAddress]:
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        raise Refused(f"{host} cannot be resolved.") from None
+    addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in found]
+    if not addresses:
+        raise Refused(f"{host} cannot be resolved.")
+    return addresses
+
+
+def is_public(address: IPAddress) -> bool:
+    """Not loopback, private, link-local, multicast, reserved or unspecified (an IPv4 address
+    written as IPv6 is judged as IPv4)."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_global and not address.is_multicast

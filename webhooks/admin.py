@@ -1,0 +1,141 @@
+"""Webhook endpoints and their deliveries, for account managers: on an account's page its
+endpoints; on an endpoint's page its recent deliveries; actions to disable, enable, rotate a
+secret (shown once) and redeliver."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+
+from petstore.admin import clipped, short_date
+from webhooks import services
+from webhooks.models import Delivery, Endpoint
+
+RECENT_DELIVERIES = 20
+
+
+class EndpointInline(admin.TabularInline):
+    """On an account's page: its endpoints, each linked to its own page."""
+
+    model = Endpoint
+    extra = 0
+    can_delete = False
+    fields = ("endpoint", "event_types", "enabled", "last_delivery")
+    readonly_fields = fields
+    verbose_name_plural = "webhook endpoints"
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    @admin.display(description="URL")
+    def endpoint(self, endpoint: Endpoint) -> str:
+        url = reverse("admin:webhooks_endpoint_change", args=[endpoint.pk])
+        return format_html('<a href="{}">{}</a>', url, clipped(endpoint.url))
+
+    @admin.display(description="types")
+    def event_types(self, endpoint: Endpoint) -> str:
+        return ", ".join(endpoint.events)
+
+    @admin.display(description="last delivery")
+    def last_delivery(self, endpoint: Endpoint) -> str:
+        last = endpoint.deliveries.exclude(last_attempt_at=None).order_by("-last_attempt_at")
+        found = last.first()
+        if found is None:
+            return "—"
+        return f"{short_date(found.last_attempt_at)}: {found.get_state_display()}"
+
+
+class DeliveryInline(admin.TabularInline):
+    model = Delivery
+    extra = 0
+    can_delete = False
+    fields = ("event", "state", "attempts", "last_status", "last_error", "next_attempt_at")
+    readonly_fields = fields
+    verbose_name_plural = f"recent deliveries (the last {RECENT_DELIVERIES})"
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Delivery]:
+        recent = super().get_queryset(request).select_related("event").order_by("-id")
+        ids = list(recent.values_list("id", flat=True)[:RECENT_DELIVERIES])
+        return recent.filter(id__in=ids)
+
+
+@admin.register(Endpoint)
+class EndpointAdmin(admin.ModelAdmin):
+    list_display = ("url", "account", "enabled", "disabled_reason", "created_at")
+    list_filter = ("enabled",)
+    search_fields = ("url", "account__name")
+    list_select_related = ("account",)
+    fields = ("account", "url", "events", "enabled", "disabled_reason", "created_at")
+    readonly_fields = ("account", "url", "events", "enabled", "disabled_reason", "created_at")
+    inlines = (DeliveryInline,)
+    actions = ("disable", "enable", "rotate_secret", "redeliver_failed")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # made by the account, through the API
+
+    @admin.action(description="Disable selected endpoints", permissions=["change"])
+    def disable(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
+        for endpoint in queryset:
+            services.endpoint_set_enabled(endpoint, False, "Disabled by an account manager.")
+        self.message_user(request, f"{len(queryset)} endpoint(s) disabled.")
+
+    @admin.action(description="Enable selected endpoints", permissions=["change"])
+    def enable(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
+        for endpoint in queryset:
+            services.endpoint_set_enabled(endpoint, True)
+        self.message_user(request, f"{len(queryset)} endpoint(s) enabled.")
+
+    @admin.action(description="Rotate the secret (shown once)", permissions=["change"])
+    def rotate_secret(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
+        for endpoint in queryset:
+            secret = services.endpoint_rotate_secret(endpoint)
+            self.message_user(
+                request,
+                f"New secret of {endpoint.url}, shown this once: {secret}",
+                messages.WARNING,
+            )
+
+    @admin.action(description="Redeliver their failed deliveries", permissions=["change"])
+    def redeliver_failed(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
+        failed = Delivery.objects.filter(endpoint__in=queryset, state="failed")
+        count = 0
+        for delivery in failed:
+            services.redeliver(delivery)
+            count += 1
+        self.message_user(request, f"{count} delivery(ies) sent again.")
+
+
+@admin.register(Delivery)
+class DeliveryAdmin(admin.ModelAdmin):
+    list_display = ("event", "endpoint", "state", "attempts", "last_status", "next_attempt_at")
+    list_filter = ("state",)
+    list_select_related = ("event", "endpoint")
+    readonly_fields = (
+        "event",
+        "endpoint",
+        "state",
+        "attempts",
+        "next_attempt_at",
+        "last_attempt_at",
+        "last_status",
+        "last_error",
+        "created_at",
+    )
+    fields = readonly_fields
+    exclude = ("leased_until",)
+    actions = ("redeliver",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description="Redeliver selected deliveries", permissions=["change"])
+    def redeliver(self, request: HttpRequest, queryset: QuerySet[Delivery]) -> None:
+        for delivery in queryset:
+            services.redeliver(delivery)
+        self.message_user(request, f"{len(queryset)} delivery(ies) sent again.")

@@ -1,0 +1,76 @@
+"""One delivery attempt: the event, signed as Standard Webhooks says, posted to the endpoint's
+checked address, without following redirects; any 2xx within the timeout is delivered."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import NamedTuple
+
+import orjson
+import urllib3
+from django.conf import settings
+from standardwebhooks import Webhook
+
+from events.models import Event
+from events.serializers import EventSerializer
+from webhooks.addresses import Refused, target
+from webhooks.models import Endpoint
+
+USER_AGENT = "petstore-webhooks/1"
+
+
+class Attempt(NamedTuple):
+    status: int | None  # the HTTP status; None when there was no answer
+    error: str = ""
+
+    @property
+    def delivered(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+def body_of(event: Event) -> bytes:
+    return orjson.dumps(EventSerializer.of(event))
+
+
+def signed_headers(secret: str, event_id: str, at: datetime, body: bytes) -> dict[str, str]:
+    """The Standard Webhooks headers for ``body``, signed at ``at`` with ``secret``."""
+    return {
+        "webhook-id": event_id,
+        "webhook-timestamp": str(int(at.timestamp())),
+        "webhook-signature": Webhook(secret).sign(event_id, at, body.decode()),
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+    }
+
+
+def attempt(endpoint: Endpoint, event: Event) -> Attempt:
+    try:
+        where = target(endpoint.url)
+    except Refused as exc:
+        return Attempt(None, str(exc))
+    body = body_of(event)
+    headers = signed_headers(endpoint.secret, event.uid, datetime.now(UTC), body)
+    default_port = 443 if where.scheme == "https" else 80
+    host = f"[{where.host}]" if ":" in where.host else where.host
+    headers["Host"] = host if where.port == default_port else f"{host}:{where.port}"
+    timeout = urllib3.Timeout(total=settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS)
+    pool: urllib3.HTTPConnectionPool
+    if where.scheme == "https":
+        pool = urllib3.HTTPSConnectionPool(
+            where.address,
+            where.port,
+            server_hostname=where.host,
+            assert_hostname=where.host,
+            timeout=timeout,
+            retries=False,
+        )
+    else:
+        pool = urllib3.HTTPConnectionPool(where.address, where.port, timeout=timeout, retries=False)
+    try:
+        with pool:
+            response = pool.urlopen(
+                "POST", where.path, body=body, headers=headers, redirect=False, retries=False
+            )
+    except urllib3.exceptions.HTTPError as exc:
+        return Attempt(None, f"{type(exc).__name__}: {exc}"[:300])
+    return Attempt(response.status)

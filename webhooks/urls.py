@@ -1,0 +1,17 @@
+from django.urls import path
+
+import petstore.converters  # noqa: F401  (registers int64)
+from webhooks.views import EndpointViewSet
+
+urlpatterns = [
+    path(
+        "webhook_endpoints",
+        EndpointViewSet.as_view({"get": "list", "post": "create"}),
+        name="webhook-endpoint-list",
+    ),
+    path(
+        "webhook_endpoints/<int64:endpointId>",
+        EndpointViewSet.as_view({"delete": "destroy"}),
+        name="webhook-endpoint-detail",
+    ),
+]

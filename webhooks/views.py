@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.http import Http404, HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiCallback,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
+from rest_framework import status, viewsets
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from apikeys.authentication import caller_account, caller_key
+from apikeys.models import Scope
+from events.serializers import EventSerializer
+from petstore.parsers import json_object
+from petstore.renderers import JsonAnswer
+from petstore.serializers import PATH_ID_SCHEMA
+from webhooks import services
+from webhooks.models import Endpoint
+from webhooks.serializers import (
+    CreatedEndpointSerializer,
+    EndpointSerializer,
+    NewEndpointSerializer,
+)
+
+SIGNATURE_HEADERS = [
+    OpenApiParameter(name, OpenApiTypes.STR, OpenApiParameter.HEADER, required=True, description=d)
+    for name, d in (
+        ("webhook-id", "The event's id: the same on every try. Deduplicate by it."),
+        ("webhook-timestamp", "Unix seconds when this try was signed."),
+        ("webhook-signature", '`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`.'),
+    )
+]
+# What the service posts to an endpoint (an OpenAPI 3.0 callback of createWebhookEndpoint).
+EVENT_DELIVERY = OpenApiCallback(
+    "event",
+    "{$request.body#/url}",
+    {
+        "post": extend_schema(
+            summary="An event, delivered",
+            description="Signed as Standard Webhooks says, with the endpoint's secret. Any "
+            "2xx within 15 s is delivered; anything else is tried again (5 s, 5 min, 30 min, "
+            "2 h, 5 h, 10 h, 14 h, 20 h, 24 h); 410 disables the endpoint.",
+            request=EventSerializer,
+            parameters=SIGNATURE_HEADERS,
+            responses={
+                200: OpenApiResponse(description="Any 2xx: delivered."),
+                410: OpenApiResponse(description="Gone: the endpoint is disabled."),
+            },
+        )
+    },
+)
+ENDPOINT_ID = OpenApiParameter(
+    "endpointId", PATH_ID_SCHEMA, OpenApiParameter.PATH, description="The endpoint's ID."
+)
+
+
+@extend_schema(tags=["webhooks"])
+class EndpointViewSet(viewsets.GenericViewSet):
+    """The calling account's webhook endpoints; secret keys only, since they name where the
+    account's own events go."""
+
+    serializer_class = EndpointSerializer
+    required_scopes = {
+        "list": Scope.WEBHOOKS_READ,
+        "create": Scope.WEBHOOKS_WRITE,
+        "destroy": Scope.WEBHOOKS_WRITE,
+    }
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if caller_key(request).is_publishable:
+            raise PermissionDenied("Webhook endpoints need a secret key.")
+
+    @extend_schema(
+        operation_id="listWebhookEndpoints",
+        summary="List my webhook endpoints",
+        description="The account's endpoints (at most 10), without their secrets.",
+        responses={200: OpenApiResponse(EndpointSerializer(many=True), "The endpoints.")},
+    )
+    def list(self, request: Request) -> HttpResponse:
+        endpoints = Endpoint.objects.filter(account_id=caller_key(request).account_id)
+        rows = cast(list[dict[str, Any]], EndpointSerializer(endpoints, many=True).data)
+        return JsonAnswer(rows)
+
+    @extend_schema(
+        operation_id="createWebhookEndpoint",
+        summary="Add a webhook endpoint",
+        description="Events of the listed types made from now on are posted to `url`, signed "
+        "with the `secret` this answer shows once (Standard Webhooks). At most 10 per account.",
+        request=NewEndpointSerializer,
+        responses={201: OpenApiResponse(CreatedEndpointSerializer, "The endpoint, as made.")},
+        callbacks=[EVENT_DELIVERY],
+    )
+    def create(self, request: Request) -> Response:
+        new_endpoint = NewEndpointSerializer(data=json_object(request))
+        new_endpoint.is_valid(raise_exception=True)
+        endpoint = services.endpoint_create(
+            account=caller_account(request), **new_endpoint.validated_data
+        )
+        return Response(
+            CreatedEndpointSerializer.of(endpoint),
+            status=status.HTTP_201_CREATED,
+            headers={"Location": f"/v1/webhook_endpoints/{endpoint.pk}"},
+        )
+
+    @extend_schema(
+        operation_id="deleteWebhookEndpoint",
+        summary="Delete a webhook endpoint",
+        description="Nothing more is sent to it.",
+        parameters=[ENDPOINT_ID],
+        responses={204: OpenApiResponse(description="Deleted.")},
+    )
+    def destroy(self, request: Request, endpointId: int) -> Response:
+        account_id = caller_key(request).account_id
+        deleted, _ = Endpoint.objects.filter(pk=endpointId, account_id=account_id).delete()
+        if not deleted:
+            raise Http404
+        return Response(status=status.HTTP_204_NO_CONTENT)
