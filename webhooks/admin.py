@@ -7,10 +7,9 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.urls import reverse
 from django.utils.html import format_html
 
-from petstore.admin import clipped, short_date
+from petstore.admin import short_date
 from webhooks import services
 from webhooks.models import Delivery, Endpoint
 
@@ -18,22 +17,18 @@ RECENT_DELIVERIES = 20
 
 
 class EndpointInline(admin.TabularInline):
-    """On an account's page: its endpoints, each linked to its own page."""
+    """On an account's page: its endpoints, each linked to its own page (its deliveries)."""
 
     model = Endpoint
     extra = 0
     can_delete = False
-    fields = ("endpoint", "event_types", "enabled", "last_delivery")
+    fields = ("url", "event_types", "enabled", "last_delivery")
     readonly_fields = fields
+    show_change_link = True
     verbose_name_plural = "webhook endpoints"
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
-
-    @admin.display(description="URL")
-    def endpoint(self, endpoint: Endpoint) -> str:
-        url = reverse("admin:webhooks_endpoint_change", args=[endpoint.pk])
-        return format_html('<a href="{}">{}</a>', url, clipped(endpoint.url))
 
     @admin.display(description="types")
     def event_types(self, endpoint: Endpoint) -> str:
@@ -44,8 +39,8 @@ class EndpointInline(admin.TabularInline):
         last = endpoint.deliveries.exclude(last_attempt_at=None).order_by("-last_attempt_at")
         found = last.first()
         if found is None:
-            return "—"
-        return f"{short_date(found.last_attempt_at)}: {found.get_state_display()}"
+            return admin.site.empty_value_display
+        return format_html("{}: {}", short_date(found.last_attempt_at), found.get_state_display())
 
 
 class DeliveryInline(admin.TabularInline):

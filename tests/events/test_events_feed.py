@@ -187,3 +187,29 @@ def test_a_transaction_that_commits_late_is_not_missed(client, api_key, dog):
     assert [e["data"]["name"] for e in seen] == ["First"]
     assert while_open == []
     assert [e["data"]["name"] for e in after] == ["Slow", "Fast"]
+
+
+def test_the_day_window_passing_80_and_100_percent_is_an_event_once_each(
+    client, make_account, make_key, clock
+):
+    account = make_account(plan="enterprise", per_minute=1000, per_day=10)
+    first, second = make_key(account), make_key(account)
+    other = make_key()
+
+    statuses = [
+        client.get("/v1/categories", headers=bearer(key)).status_code for key in [first, second] * 6
+    ]
+
+    assert statuses.count(HTTPStatus.OK) == 10
+    # Reading the feed is a request too: the window is full, so the other account reads it.
+    seen = Event.objects.filter(type="usage.threshold").order_by("id")
+    assert [e.data["percent"] for e in seen] == [80, 100]
+    assert seen[0].data == {
+        "window": "day",
+        "percent": 80,
+        "limit": 10,
+        "used": 8,
+        "date": "2026-11-21",  # the clock's day (tests/conftest.py CLOCK_START)
+    }
+    assert {e.account_id for e in seen} == {account.pk}
+    assert client.get("/v1/events", headers=bearer(other)).json() == []
