@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
@@ -13,8 +14,11 @@ from django.utils import timezone
 from apikeys.models import Account
 from events.models import Event
 from petstore.exceptions import Conflict
-from webhooks.delivery import Attempt
 from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint, new_secret
+
+if TYPE_CHECKING:
+    # Only the workers load the HTTP client (webhooks.delivery); the web processes never do.
+    from webhooks.delivery import Attempt
 
 # Events fanned out, and deliveries leased, per pass.
 BATCH = 500

@@ -148,3 +148,21 @@ def _settled(read, seconds: float = 5.0):
         if delivery.state != DeliveryState.PENDING or time.monotonic() > deadline:
             return delivery
         time.sleep(0.05)
+
+
+def test_a_whole_failed_schedule_disables_the_endpoint(client, make_key, dog, receiver, workers):
+    key = make_key()
+    subscribe(client, key, receiver.url, "pet.created")
+    for _ in range(4):  # the first try and the schedule's three (1,1,1)
+        receiver.answers.put(503)
+
+    post(client, key, "/v1/pets", {"name": "Rex", "categoryId": dog.pk})
+
+    receiver.wait_for(lambda got: len(got) == 4, seconds=15)
+    delivery = _settled(Delivery.objects.get)
+    assert delivery.state == DeliveryState.FAILED
+    assert delivery.attempts == 4
+    assert delivery.last_status == 503
+    endpoint = Endpoint.objects.get()
+    assert endpoint.enabled is False
+    assert "schedule" in endpoint.disabled_reason
