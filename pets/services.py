@@ -9,7 +9,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from events import services as events
-from events.models import Event
+from events.models import Event, new_event_id
 from events.types import EventType
 from pets.models import Category, Pet, PetStatus, can_change_status
 from pets.selectors import PET
@@ -30,9 +30,9 @@ def pet_create(*, name: str, category_id: int, status: str = PetStatus.AVAILABLE
     pet = Pet(name=name, category_id=category_id, status=status, created_at=created_at)
     values = [name, status, connection.ops.adapt_datetimefield_value(created_at), category_id]
     if connection.vendor == "postgresql":
-        event = Event(type=EventType.PET_CREATED, data=PET.of(pet), created_at=created_at)
-        data = orjson.dumps(event.data).decode()
-        pet.id = _insert(connection, [*values, event.uid, event.type, data, created_at])
+        data = orjson.dumps(PET.of(pet)).decode()
+        event = [new_event_id(), EventType.PET_CREATED.value, data, values[2]]
+        pet.id = _insert(connection, [*values, *event])
     else:
         with transaction.atomic():
             pet.id = _insert(connection, values)

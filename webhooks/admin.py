@@ -123,7 +123,6 @@ class DeliveryAdmin(admin.ModelAdmin):
         "created_at",
     )
     fields = readonly_fields
-    exclude = ("leased_until",)
     actions = ("redeliver",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
