@@ -4,6 +4,7 @@ More workers, on any host, share the same Redis; the beat runs beside one of the
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -43,7 +44,8 @@ def start_workers(
 
 def stop_workers(process: subprocess.Popen[bytes], *, kill: bool = False) -> None:
     """Stop the worker and its beat: gracefully (its tasks finish), or at once."""
-    os.killpg(process.pid, signal.SIGKILL if kill else signal.SIGTERM)
+    with contextlib.suppress(ProcessLookupError):  # the whole group has exited already
+        os.killpg(process.pid, signal.SIGKILL if kill else signal.SIGTERM)
     try:
         process.wait(timeout=30)
     except subprocess.TimeoutExpired:
