@@ -7,12 +7,14 @@ our contract is not, so these fields check the JSON type before DRF's validation
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
+from django.utils.functional import cached_property
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import SkipField, empty
+from rest_framework.utils.serializer_helpers import BindingDict
 
 INT64_MAX = 2**63 - 1
 INT64_MIN = -(2**63)
@@ -93,7 +95,28 @@ class QueryIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
-class StrictSerializer(serializers.Serializer):
+class SharedFieldsSerializer(serializers.Serializer):
+    """A serializer whose fields are bound once per class, by its first instance, where DRF
+    deep-copies every declared field for each instance: validating a value keeps no state in
+    the field, and these serializers change no field per instance (no context, no partial
+    updates). For request bodies and query strings, read on every write and every listing."""
+
+    _bound: ClassVar[dict[type, BindingDict]] = {}
+
+    @cached_property
+    def fields(self) -> BindingDict:
+        fields = self._bound.get(type(self))
+        if fields is None:
+            fields = self._bound[type(self)] = super().fields
+        return fields
+
+    @classmethod
+    def bound_fields(cls) -> BindingDict:
+        """The class's fields, without making an instance once they are bound."""
+        return cls._bound.get(cls) or cls().fields
+
+
+class StrictSerializer(SharedFieldsSerializer):
     """Refuses fields it does not know, and read-only ones, naming each."""
 
     # Fields of the resource that a client may read but never send.
@@ -120,24 +143,13 @@ class StrictSerializer(serializers.Serializer):
         return value
 
 
-class QuerySerializer(serializers.Serializer):
+class QuerySerializer(SharedFieldsSerializer):
     """Query parameters: declared as a serializer, so that the schema documents them, and
-    validated by ``parse`` without building a serializer per request (DRF deep-copies every
-    declared field on each instantiation, which cost more than the SQL on the list path)."""
-
-    _shared_fields: dict[type, Any] = {}
-
-    @classmethod
-    def _fields(cls) -> Any:
-        fields = cls._shared_fields.get(cls)
-        if fields is None:
-            # Bound once; field validation keeps no state between calls.
-            fields = cls._shared_fields[cls] = cls().fields
-        return fields
+    validated by ``parse`` with the class's fields."""
 
     @classmethod
     def parse(cls, query_params: Any) -> dict[str, Any]:
-        fields = cls._fields()
+        fields = cls.bound_fields()
         values, errors = {}, {}
         for name, field in fields.items():
             if name not in query_params:

@@ -20,8 +20,14 @@ if key.record ~= '' then
   if (fields[wire.countable_until] or 0) <= now + 1 then return answer(NOT_COUNTED, 0, 0, 0, 0) end
   local account = (unread_account:gsub('0', fields[wire.account_id]))
   local own_key = (unread_key:gsub('0', fields[wire.id]))
+  -- Plain finds, not gsub's patterns: this runs for a dozen names on every such check.
   for field, name in pairs(key) do
-    key[field] = (name:gsub(unread_account, account, 1):gsub(unread_key, own_key, 1))
+    local from, to = name:find(unread_account, 1, true)
+    if from then
+      local rest = name:sub(to + 1)
+      if rest:sub(1, #unread_key) == unread_key then rest = own_key .. rest:sub(#unread_key + 1) end
+      key[field] = name:sub(1, from - 1) .. account .. rest
+    end
   end
   per_minute, per_day = fields[wire.per_minute], fields[wire.per_day]
   usage_key, usage_account = own_key:sub(2, -2), tostring(fields[wire.account_id])
