@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
-from apikeys.limiter import Decision
+from apikeys.limiter import Decision, day_threshold_count
 from events.models import Event
 from events.types import EventType
 from pets.models import Pet
@@ -46,7 +46,7 @@ def usage_threshold(account_id: int, decision: Decision, per_day: int) -> Event:
         "window": "day",
         "percent": decision.day_threshold,
         "limit": per_day,
-        "used": -(-per_day * decision.day_threshold // 100),
+        "used": day_threshold_count(per_day, decision.day_threshold),
         "date": day.isoformat(),
     }
     with transaction.atomic():

@@ -34,7 +34,13 @@ and names the script makes, to be moved to each account's slot).
 """
 
 from apikeys.limiter.counters import Outcome
-from apikeys.limiter.limiter import Usage, account_usage, account_usages, limiter
+from apikeys.limiter.limiter import (
+    Usage,
+    account_usage,
+    account_usages,
+    day_threshold_count,
+    limiter,
+)
 from apikeys.limiter.policy import (
     BAN_STRIKES,
     PEEK_WINDOW,
@@ -57,5 +63,6 @@ __all__ = [
     "Usage",
     "account_usage",
     "account_usages",
+    "day_threshold_count",
     "limiter",
 ]

@@ -42,12 +42,17 @@ def _counting(subject: Subject, generation: str, minute: int, prefix: str) -> tu
     return Keys.of(subject, minute * MINUTE, prefix), Args.of(subject, generation)
 
 
+def day_threshold_count(per_day: int, percent: int) -> int:
+    """The first count of the day at or past ``percent`` of ``per_day``."""
+    return -(-per_day * percent // 100)
+
+
 def _day_threshold(per_day: int | None, day: int) -> int:
     """The threshold the ``day``-th request of the day is the first to reach, or 0."""
     if not per_day:
         return 0
     for percent in DAY_THRESHOLDS:
-        if day == -(-per_day * percent // 100):  # the first count at or past it
+        if day == day_threshold_count(per_day, percent):
             return percent
     return 0
 

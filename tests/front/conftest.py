@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from deploy.serve import Front, start_front
-from tests.reliability.conftest import _free_port, server_env
+from tests.network import free_port
+from tests.reliability.conftest import server_env
 
 # The issue's set-up: two sync workers, the fewest a slow-client attack needs to block.
 WORKERS = 2
@@ -29,9 +30,7 @@ def launch_front() -> Front:
     """nginx + gunicorn as deploy/serve.py runs them, every log a file in the run directory."""
     run_dir = Path(tempfile.mkdtemp(prefix="petstore-front-"))
     env = {**server_env(), "REQUEST_LOG": "1"}
-    return start_front(
-        env=env, listen=f"127.0.0.1:{_free_port()}", run_dir=run_dir, workers=WORKERS
-    )
+    return start_front(env=env, listen=f"127.0.0.1:{free_port()}", run_dir=run_dir, workers=WORKERS)
 
 
 def stop_front(front: Front) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connection
+
+from tests.network import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,12 +59,6 @@ class Instance:
         return Reply(status, dict(got), json.loads(raw) if raw else None)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def server_env() -> dict[str, str]:
     database = connection.settings_dict
     return {
@@ -83,7 +78,7 @@ def server_env() -> dict[str, str]:
 
 
 def start_instance(workers: int = 2) -> Instance:
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,

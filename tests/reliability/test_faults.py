@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.network import free_port, redis_server
 from tests.reliability.conftest import Instance, start_instance
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -64,38 +64,9 @@ def test_a_killed_worker_is_replaced_and_other_requests_do_not_fail(two_instance
     assert instance.call("GET", "/v1/pets", busy_key).status == HTTPStatus.OK
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _redis_server(port: int) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    for _ in range(50):
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return process
-        time.sleep(0.1)
-    raise RuntimeError("redis-server did not start")
-
-
 def test_redis_stopped_under_load_means_no_5xx_and_recovery(busy_key, settings):
-    port = _free_port()
-    redis_process = _redis_server(port)
+    port = free_port()
+    redis_process = redis_server(port)
     settings.REDIS_URL = f"redis://127.0.0.1:{port}/0"  # for this test's own instance only
     instance = start_instance()
     try:
@@ -106,7 +77,7 @@ def test_redis_stopped_under_load_means_no_5xx_and_recovery(busy_key, settings):
             redis_process.wait(timeout=10)
             statuses = during.result()
         down = instance.call("GET", "/readyz")
-        redis_process = _redis_server(port)
+        redis_process = redis_server(port)
         time.sleep(2.5)  # past the limiter's retry interval
         after = [instance.call("GET", "/v1/pets", busy_key) for _ in range(4)]
         ready = instance.call("GET", "/readyz")

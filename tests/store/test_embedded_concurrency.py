@@ -4,7 +4,6 @@ promises under concurrency as PostgreSQL: one order wins, the rest get 409, neve
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 import threading
@@ -18,6 +17,7 @@ from http import HTTPStatus
 import pytest
 
 from tests.embedded import ROOT, embedded_env, manage
+from tests.network import free_port
 
 THREADS = 20
 
@@ -41,12 +41,6 @@ class EmbeddedServer:
             return error.code, json.loads(error.read() or b"null")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedServer]:
     env = embedded_env(tmp_path_factory.mktemp("embedded") / "db.sqlite3")
@@ -55,7 +49,7 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedServe
     key = manage(
         env, "createapikey", "--plan", "enterprise", "--per-minute", "10000", "--per-day", "100000"
     ).splitlines()[-1]
-    port = _free_port()
+    port = free_port()
     # runserver, exactly as `make run` serves: one process, a thread per request.
     process = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],

@@ -13,8 +13,8 @@ import pytest
 from standardwebhooks import Webhook
 
 from deploy.workers import start_workers, stop_workers
+from tests.network import free_port, redis_server
 from tests.reliability.conftest import start_instance
-from tests.reliability.test_faults import _free_port, _redis_server
 from tests.webhooks.conftest import worker_env
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -28,8 +28,8 @@ def test_every_event_reaches_the_receiver_through_a_killed_worker_and_a_broker_r
 ):
     monkeypatch.setenv("PETSTORE_WEBHOOK_ALLOW_PRIVATE", "1")  # the receiver is on loopback
     key = make_key(plan="enterprise", per_minute=1_000_000, per_day=1_000_000)
-    broker_port = _free_port()
-    broker = _redis_server(broker_port)
+    broker_port = free_port()
+    broker = redis_server(broker_port)
     env = worker_env(REDIS_URL=f"redis://127.0.0.1:{broker_port}/0")
     workers = start_workers(env, tmp_path, concurrency=4)
     instance = start_instance()
@@ -52,7 +52,7 @@ def test_every_event_reaches_the_receiver_through_a_killed_worker_and_a_broker_r
             receiver.wait_for(lambda got: len(got) >= 300, seconds=60)
             broker.terminate()
             broker.wait(timeout=10)
-            broker = _redis_server(broker_port)
+            broker = redis_server(broker_port)
             # Celery's worker sometimes exits on the broker's restart (kombu's Redis transport:
             # "Unrecoverable error: AttributeError"); its supervisor starts it again, as here.
             time.sleep(2)
