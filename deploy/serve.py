@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from deploy.workers import start_workers, stop_workers
+from deploy.workers import SupervisedWorkers
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -289,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if options.run_dir is None:
             shutil.rmtree(run_dir, ignore_errors=True)
         return 1
-    workers = start_workers(env, run_dir)
+    workers = SupervisedWorkers(env, run_dir)
     print(
         f"Serving on {front.url} (nginx → gunicorn at {front.socket_path}), webhooks from "
         "Celery workers; Ctrl-C stops."
@@ -304,10 +304,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGHUP, lambda signum, frame: front.reload())
-    running = (front.nginx, front.gunicorn, workers)
-    while not stopping and all(process.poll() is None for process in running):
+    # The front stops the stack if it fails; the worker is started again.
+    while not stopping and front.nginx.poll() is None and front.gunicorn.poll() is None:
+        if workers.keep_running():
+            print("The Celery worker exited; started it again.", file=sys.stderr)
         time.sleep(0.5)
-    stop_workers(workers)
+    workers.stop()
     front.stop()
     if options.run_dir is None:
         shutil.rmtree(run_dir, ignore_errors=True)

@@ -51,3 +51,30 @@ def stop_workers(process: subprocess.Popen[bytes], *, kill: bool = False) -> Non
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+
+
+class SupervisedWorkers:
+    """The worker, started again whenever it exits, as a process supervisor (systemd's
+    ``Restart=always``) does in production: Celery's worker can exit when its broker restarts,
+    and what it had not delivered waits in PostgreSQL meanwhile (``webhooks.services``)."""
+
+    def __init__(self, env: Mapping[str, str], run_dir: Path, *, concurrency: int = 4) -> None:
+        self._env, self._run_dir, self._concurrency = env, run_dir, concurrency
+        self.process = self._start()
+        self.restarts = 0
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        return start_workers(self._env, self._run_dir, concurrency=self._concurrency)
+
+    def keep_running(self) -> bool:
+        """Start the worker again if it has exited (its beat too, should that outlive it);
+        whether it had to be."""
+        if self.process.poll() is None:
+            return False
+        stop_workers(self.process, kill=True)
+        self.process = self._start()
+        self.restarts += 1
+        return True
+
+    def stop(self, *, kill: bool = False) -> None:
+        stop_workers(self.process, kill=kill)

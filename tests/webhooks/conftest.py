@@ -16,6 +16,7 @@ import pytest
 from standardwebhooks import Webhook
 
 from deploy.workers import start_workers, stop_workers
+from petstore.celery import app
 from tests.reliability.conftest import server_env
 
 
@@ -111,9 +112,19 @@ def worker_env(**extra: str) -> dict[str, str]:
     }
 
 
+def wait_for_a_worker(seconds: float = 60.0) -> None:
+    """Until a worker answers Celery's ping over the broker: started and consuming, its beat
+    beside it. What follows is timed from a running worker, not from a starting one."""
+    deadline = time.monotonic() + seconds
+    while not app.control.ping(timeout=0.5):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no Celery worker answered within {seconds} s")
+
+
 @pytest.fixture
 def workers(transactional_db: None, tmp_path: Path, settings: Any) -> Iterator[None]:
     settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE = True  # the receiver is on loopback
     process = start_workers(worker_env(), tmp_path, concurrency=4)
+    wait_for_a_worker()
     yield
     stop_workers(process)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from standardwebhooks import Webhook
 
-from deploy.workers import start_workers, stop_workers
+from deploy.workers import SupervisedWorkers
 from tests.network import free_port, redis_server
 from tests.reliability.conftest import start_instance
 from tests.webhooks.conftest import worker_env
@@ -31,7 +31,7 @@ def test_every_event_reaches_the_receiver_through_a_killed_worker_and_a_broker_r
     broker_port = free_port()
     broker = redis_server(broker_port)
     env = worker_env(REDIS_URL=f"redis://127.0.0.1:{broker_port}/0")
-    workers = start_workers(env, tmp_path, concurrency=4)
+    workers = SupervisedWorkers(env, tmp_path, concurrency=4)
     instance = start_instance()
     try:
         endpoint = instance.call(
@@ -47,18 +47,17 @@ def test_every_event_reaches_the_receiver_through_a_killed_worker_and_a_broker_r
         with ThreadPoolExecutor(max_workers=CLIENTS) as pool:
             added = pool.map(add, range(PETS))
             receiver.wait_for(lambda got: len(got) >= 50, seconds=30)
-            stop_workers(workers, kill=True)  # the worker and its beat, mid-delivery
-            workers = start_workers(env, tmp_path, concurrency=4)
+            workers.stop(kill=True)  # the worker and its beat, mid-delivery
+            assert workers.keep_running()  # as make serve's supervision finds it, within 0.5 s
             receiver.wait_for(lambda got: len(got) >= 300, seconds=60)
             broker.terminate()
             broker.wait(timeout=10)
             broker = redis_server(broker_port)
             # Celery's worker sometimes exits on the broker's restart (kombu's Redis transport:
-            # "Unrecoverable error: AttributeError"); its supervisor starts it again, as here.
-            time.sleep(2)
-            if workers.poll() is not None:
-                stop_workers(workers, kill=True)  # its beat, if it outlived it
-                workers = start_workers(env, tmp_path, concurrency=4)
+            # "Unrecoverable error: AttributeError"); its supervisor starts it again.
+            for _ in range(20):
+                workers.keep_running()
+                time.sleep(0.5)
             statuses = list(added)
         assert statuses == [HTTPStatus.CREATED] * PETS
 
@@ -78,7 +77,7 @@ def test_every_event_reaches_the_receiver_through_a_killed_worker_and_a_broker_r
             link = page.headers["Link"]
             path = link[link.index("/v1/") : link.index(">")]
     finally:
-        stop_workers(workers)
+        workers.stop()
         instance.process.terminate()
         instance.process.wait(timeout=15)
         broker.terminate()
