@@ -12,7 +12,10 @@ more with a smaller N, which once measured the request log (~50 k) at 2 k. Postg
 Redis's own work is not in the counts (the benchmark's req/s has that). A part is priced by
 taking it away: the stack less the same stack with keys and limits off
 (``PETSTORE_OPEN_FOR_BENCHMARK``), or with the request log off; and the open stack with one bare
-Redis round trip (``bench/bare.py``) prices the round trip alone.
+Redis round trip (``bench/bare.py``) prices the round trip alone. Many customers are priced the
+same way: the list with 2,000 keys in rotation, each read once by the process before counting,
+and with every key found by its record in Redis (the process's key ring emptied before each
+request: what a process pays for a key it has not read).
 """
 
 from __future__ import annotations
@@ -20,13 +23,16 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import random
 import re
 import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
+from bench import crowd
 from bench.run import PRODUCTION_VENV, ROOT, SERVER_ENV, SERVER_PYTHON, issue_key
 from bench.scale import seed_pets
 
@@ -37,39 +43,53 @@ FLOOR = "bench.floor:application"
 BARE = "bench.bare:application"
 LIST = "/v1/pets?limit=20"
 GET = "/v1/pets/5000"
+CREATE = "POST /v1/pets"
+CREATE_BODY = b'{"name": "Bench", "categoryId": 1}'
 WHOLE = "list: the whole request"
 OPEN = "list: keys + limits off"
 BARE_ROUND_TRIP = "list: off, one bare Redis round trip"
 LOG_OFF = "list: request log off"
+CROWD = 2_000  # keys in rotation: more than the counter names' cache holds
+IN_ROTATION = f"list: {CROWD:,} keys in rotation"
+EACH_BY_RECORD = f"list: {CROWD:,} keys, each by its record"
 
-# (label, application, path, extra environment)
-CASES: list[tuple[str, str, str, dict[str, str]]] = [
-    (WHOLE, STACK, LIST, {}),
-    (OPEN, STACK, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}),
-    (BARE_ROUND_TRIP, BARE, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}),
-    (LOG_OFF, STACK, LIST, {"REQUEST_LOG": "0"}),
-    ("list: the floor", FLOOR, LIST, {}),
-    ("get: the whole request", STACK, GET, {}),
-    ("get: the floor", FLOOR, GET, {}),
+# Which keys a case's requests carry: the one key, the crowd (each read once before counting),
+# or the crowd with the process's key ring emptied before each request.
+ONE, ROTATION, BY_RECORD = "one", "rotation", "by-record"
+
+# (label, application, path, extra environment, keys)
+CASES: list[tuple[str, str, str, dict[str, str], str]] = [
+    (WHOLE, STACK, LIST, {}, ONE),
+    (OPEN, STACK, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}, ONE),
+    (BARE_ROUND_TRIP, BARE, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}, ONE),
+    (LOG_OFF, STACK, LIST, {"REQUEST_LOG": "0"}, ONE),
+    ("list: the floor", FLOOR, LIST, {}, ONE),
+    (IN_ROTATION, STACK, LIST, {}, ROTATION),
+    (EACH_BY_RECORD, STACK, LIST, {}, BY_RECORD),
+    ("get: the whole request", STACK, GET, {}, ONE),
+    ("get: the floor", FLOOR, GET, {}, ONE),
+    ("create: the whole request", STACK, CREATE, {}, ONE),
+    ("create: the floor", FLOOR, CREATE, {}, ONE),
 ]
 
 
-def serve(app_path: str, path: str, key: str, count: int) -> None:
+def serve(app_path: str, request: str, keys_file: str, keys: str, count: int) -> None:
     """The child: ``count`` requests straight into the WSGI callable, bodies read."""
     import importlib
 
     module, _, name = app_path.partition(":")
     app = getattr(importlib.import_module(module), name)
+    method, _, path = request.rpartition(" ")
     route, _, query = path.partition("?")
+    body = CREATE_BODY if method == "POST" else b""
     environ_base: dict[str, Any] = {
-        "REQUEST_METHOD": "GET",
+        "REQUEST_METHOD": method or "GET",
         "PATH_INFO": route,
         "QUERY_STRING": query,
         "SERVER_NAME": "127.0.0.1",
         "SERVER_PORT": "8801",
         "SERVER_PROTOCOL": "HTTP/1.1",
         "HTTP_HOST": "127.0.0.1:8801",
-        "HTTP_AUTHORIZATION": f"Bearer {key}",
         "REMOTE_ADDR": "127.0.0.1",
         "wsgi.url_scheme": "http",
         "wsgi.errors": sys.stderr,
@@ -78,22 +98,48 @@ def serve(app_path: str, path: str, key: str, count: int) -> None:
         "wsgi.run_once": False,
         "wsgi.version": (1, 0),
     }
+    if body:
+        environ_base.update(CONTENT_TYPE="application/json", CONTENT_LENGTH=str(len(body)))
     statuses = set()
 
     def start_response(status: str, headers: list[tuple[str, str]], *_: Any) -> None:
         statuses.add(status)
 
+    def send(key: str) -> None:
+        environ = {
+            **environ_base,
+            "HTTP_AUTHORIZATION": f"Bearer {key}",
+            "wsgi.input": io.BytesIO(body),
+        }
+        answer = app(environ, start_response)
+        b"".join(answer)
+        if hasattr(answer, "close"):
+            answer.close()
+
+    pool = Path(keys_file).read_text().split()
+    if keys == ONE:
+        for _ in range(count):
+            send(pool[0])
+        expected = {"201 Created"} if method == "POST" else {"200 OK"}
+        if statuses != expected:
+            raise SystemExit(f"{app_path} {request} answered {statuses}")
+        return
+    from apikeys.keyring import keyring
+
+    for key in pool:
+        send(key)  # each key read once, as by a process in steady use
+    chosen = random.Random(0)
     for _ in range(count):
-        environ = {**environ_base, "wsgi.input": io.BytesIO(b"")}
-        body = app(environ, start_response)
-        b"".join(body)
-        if hasattr(body, "close"):
-            body.close()
+        if keys == BY_RECORD:
+            keyring.clear()
+        send(chosen.choice(pool))
     if statuses != {"200 OK"}:
-        raise SystemExit(f"{app_path} {path} answered {statuses}")
+        raise SystemExit(f"{app_path} {request} answered {statuses}")
 
 
-def instructions(app: str, path: str, key: str, env: dict[str, str], count: int) -> int:
+def instructions(
+    app: str, path: str, keys_file: str, keys: str, env: dict[str, str], count: int
+) -> int:
     with tempfile.TemporaryDirectory() as out:
         result = subprocess.run(
             [
@@ -106,7 +152,8 @@ def instructions(app: str, path: str, key: str, env: dict[str, str], count: int)
                 "--child",
                 app,
                 path,
-                key,
+                keys_file,
+                keys,
                 str(count),
             ],
             cwd=ROOT,
@@ -123,30 +170,35 @@ def instructions(app: str, path: str, key: str, env: dict[str, str], count: int)
     return int(found[1])
 
 
-def per_request(case: tuple[str, str, str, dict[str, str]], key: str) -> int:
-    _, app, path, env = case
-    warm = instructions(app, path, key, env, WARMUP)
-    loaded = instructions(app, path, key, env, WARMUP + N)
+def per_request(case: tuple[str, str, str, dict[str, str], str], files: dict[str, str]) -> int:
+    _, app, path, env, keys = case
+    keys_file = files[ONE if keys == ONE else ROTATION]
+    warm = instructions(app, path, keys_file, keys, env, WARMUP)
+    loaded = instructions(app, path, keys_file, keys, env, WARMUP + N)
     return round((loaded - warm) / N)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--child", nargs=4, metavar=("APP", "PATH", "KEY", "COUNT"))
+    parser.add_argument("--child", nargs=5, metavar=("APP", "PATH", "KEYS", "WHICH", "COUNT"))
     options = parser.parse_args()
     if options.child:
-        app, path, key, count = options.child
-        serve(app, path, key, int(count))
+        app, path, keys_file, keys, count = options.child
+        serve(app, path, keys_file, keys, int(count))
         return
     if not PRODUCTION_VENV.exists():
         raise SystemExit("Run `make bench` first: it installs the servers' environment.")
+    crowd.setup()
     seed_pets(10_000)
-    key = issue_key()
+    work = Path(tempfile.mkdtemp(prefix="petstore-cost-"))
+    files = {ONE: str(work / "one.txt"), ROTATION: str(work / "crowd.txt")}
+    Path(files[ONE]).write_text(issue_key() + "\n")
+    Path(files[ROTATION]).write_text("\n".join(crowd.issue_keys(CROWD)) + "\n")
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         costs = dict(
             zip(
                 [label for label, *_ in CASES],
-                pool.map(lambda case: per_request(case, key), CASES),
+                pool.map(lambda case: per_request(case, files), CASES),
                 strict=True,
             )
         )
@@ -157,6 +209,8 @@ def main() -> None:
     print(f"{'list: keys + limits (whole less off)':40} {whole - off:>12,}")
     print(f"{'list: of which the bare round trip':40} {costs[BARE_ROUND_TRIP] - off:>12,}")
     print(f"{'list: the request log (whole less off)':40} {whole - costs[LOG_OFF]:>12,}")
+    print(f"{'list: a key in rotation less the one key':40} {costs[IN_ROTATION] - whole:>12,}")
+    print(f"{'list: a key by its record less the one':40} {costs[EACH_BY_RECORD] - whole:>12,}")
 
 
 if __name__ == "__main__":
