@@ -3,14 +3,13 @@
     python -m bench.cost          (after `make bench`, which prepares its database and key)
 
 Each case runs the WSGI application in one process, as a gunicorn worker calls it, against the
-bench's PostgreSQL and Redis, under valgrind's callgrind, twice: with WARMUP requests and with
-WARMUP + N. The difference, divided by N, is what one warm request costs, start-up and warm-up
-cancelled out. Instruction counts repeat from run to run where timings on a shared 2-core
-machine do not: with one hash seed for every process (``PYTHONHASHSEED``), two runs of a case
-agree to a few dozen instructions a request; with a seed each, they moved by up to ~8 k, and
-more with a smaller N, which once measured the request log (~50 k) at 2 k. PostgreSQL's and
-Redis's own work is not in the counts (the benchmark's req/s has that). A part is priced by
-taking it away: the stack less the same stack with keys and limits off
+bench's PostgreSQL and Redis, under valgrind's callgrind: WARMUP requests uncounted, then N
+counted (instrumentation switched on for them alone, ``callgrind_control -i``), so that start-up,
+warm-up and whatever the process did before are left out. Instruction counts repeat from run to
+run where timings on a shared 2-core machine do not: with one hash seed for every process
+(``PYTHONHASHSEED``), two runs of a case agree to a few dozen instructions a request.
+PostgreSQL's and Redis's own work is not in the counts (the benchmark's req/s has that). A part
+is priced by taking it away: the stack less the same stack with keys and limits off
 (``PETSTORE_OPEN_FOR_BENCHMARK``), or with the request log off; and the open stack with one bare
 Redis round trip (``bench/bare.py``) prices the round trip alone. Many customers are priced the
 same way: the list with 2,000 keys in rotation, each read once by the process before counting,
@@ -117,24 +116,34 @@ def serve(app_path: str, request: str, keys_file: str, keys: str, count: int) ->
             answer.close()
 
     pool = Path(keys_file).read_text().split()
-    if keys == ONE:
-        for _ in range(count):
-            send(pool[0])
-        expected = {"201 Created"} if method == "POST" else {"200 OK"}
-        if statuses != expected:
-            raise SystemExit(f"{app_path} {request} answered {statuses}")
-        return
-    from apikeys.keyring import keyring
-
-    for key in pool:
-        send(key)  # each key read once, as by a process in steady use
+    by_record = keys == BY_RECORD
+    if by_record:
+        from apikeys.keyring import keyring
+    if keys != ONE:
+        for key in pool:
+            send(key)  # each key read once, as by a process in steady use
     chosen = random.Random(0)
-    for _ in range(count):
-        if keys == BY_RECORD:
+    sequence = (
+        [pool[0]] * (WARMUP + count) if keys == ONE else chosen.choices(pool, k=WARMUP + count)
+    )
+    for key in sequence[:WARMUP]:
+        send(key)
+    _instrument("on")
+    for key in sequence[WARMUP:]:
+        if by_record:
             keyring.clear()
-        send(chosen.choice(pool))
-    if statuses != {"200 OK"}:
+        send(key)
+    _instrument("off")
+    expected = {"201 Created"} if method == "POST" else {"200 OK"}
+    if statuses != expected:
         raise SystemExit(f"{app_path} {request} answered {statuses}")
+
+
+def _instrument(state: str) -> None:
+    """Switch callgrind's counting in this process on or off."""
+    subprocess.run(
+        ["callgrind_control", "-i", state, str(os.getpid())], check=True, capture_output=True
+    )
 
 
 def instructions(
@@ -145,6 +154,7 @@ def instructions(
             [
                 "valgrind",
                 "--tool=callgrind",
+                "--instr-atstart=no",
                 f"--callgrind-out-file={out}/callgrind.out",
                 SERVER_PYTHON,
                 "-m",
@@ -173,9 +183,7 @@ def instructions(
 def per_request(case: tuple[str, str, str, dict[str, str], str], files: dict[str, str]) -> int:
     _, app, path, env, keys = case
     keys_file = files[ONE if keys == ONE else ROTATION]
-    warm = instructions(app, path, keys_file, keys, env, WARMUP)
-    loaded = instructions(app, path, keys_file, keys, env, WARMUP + N)
-    return round((loaded - warm) / N)
+    return round(instructions(app, path, keys_file, keys, env, N) / N)
 
 
 def main() -> None:
