@@ -61,7 +61,6 @@ class SupervisedWorkers:
     def __init__(self, env: Mapping[str, str], run_dir: Path, *, concurrency: int = 4) -> None:
         self._env, self._run_dir, self._concurrency = env, run_dir, concurrency
         self.process = self._start()
-        self.restarts = 0
 
     def _start(self) -> subprocess.Popen[bytes]:
         return start_workers(self._env, self._run_dir, concurrency=self._concurrency)
@@ -73,7 +72,6 @@ class SupervisedWorkers:
             return False
         stop_workers(self.process, kill=True)
         self.process = self._start()
-        self.restarts += 1
         return True
 
     def stop(self, *, kill: bool = False) -> None:
