@@ -37,9 +37,9 @@ run: install
 	echo "  Docs: http://127.0.0.1:$(PORT)/docs/"; \
 	echo "  Admin: http://127.0.0.1:$(PORT)/admin/  ($$login)"; \
 	echo
-	@mkdir -p .queue
+	@mkdir -p $${PETSTORE_QUEUE_DIR:-.queue}
 	@$(RUN_ENV) $(PY) -m celery --app petstore worker --beat --concurrency 2 \
-		--loglevel WARNING --schedule .queue/beat-schedule & worker=$$!; \
+		--loglevel WARNING --schedule $${PETSTORE_QUEUE_DIR:-.queue}/beat-schedule & worker=$$!; \
 		trap 'kill $$worker 2>/dev/null' EXIT; \
 		$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 

@@ -246,13 +246,16 @@ PETSTORE_WEBHOOK_TIMEOUT_SECONDS = env_int("PETSTORE_WEBHOOK_TIMEOUT_SECONDS", 1
 # How long a worker holds a delivery before another may take it: more than a try can last.
 PETSTORE_WEBHOOK_LEASE_SECONDS = env_int("PETSTORE_WEBHOOK_LEASE_SECONDS", 60, minimum=1)
 
-# The task queue (petstore.celery): the shared Redis, or without it (make run) a folder.
-CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+# The task queue (petstore.celery): the shared Redis, or without it (make run) a folder. The
+# folder transport ignores the host; naming one spares `make run` kombu's warning of its absence.
+CELERY_BROKER_URL = REDIS_URL or "filesystem://localhost//"
 if not REDIS_URL:
-    _queue = BASE_DIR / ".queue"
+    _queue = env_str("PETSTORE_QUEUE_DIR") or str(BASE_DIR / ".queue")
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_queue),
-        "data_folder_out": str(_queue),
+        "data_folder_in": _queue,
+        "data_folder_out": _queue,
+        # Its exchange table, else a `control` folder in whatever directory the worker runs in.
+        "control_folder": f"{_queue}/control",
     }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -1,11 +1,21 @@
-"""The embedded set-up of `make run` (SQLite, no Redis, DEBUG on), run as a subprocess."""
+"""The embedded set-up of `make run` (SQLite, no Redis, DEBUG on), run as subprocesses."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http import HTTPStatus
 from pathlib import Path
+
+from tests.network import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,3 +41,52 @@ def manage(env: dict[str, str], *args: str) -> str:
         text=True,
         timeout=120,
     ).stdout
+
+
+@dataclass
+class EmbeddedServer:
+    url: str
+    key: str
+
+    def call(self, method: str, path: str, body: object = None, **headers: str) -> tuple:
+        """``(status, decoded JSON body)`` of one request with the server's key."""
+        sent = {"Authorization": f"Bearer {self.key}", **headers}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            sent["Content-Type"] = "application/json"
+        request = urllib.request.Request(f"{self.url}{path}", data, sent, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+
+@contextlib.contextmanager
+def runserver(env: dict[str, str], key: str) -> Iterator[EmbeddedServer]:
+    """Django's server exactly as `make run` serves (one process, a thread per request), once
+    it answers."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        server = EmbeddedServer(f"http://127.0.0.1:{port}", key)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if server.call("GET", "/healthz")[0] == HTTPStatus.OK:
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise AssertionError("runserver did not start") from None
+                time.sleep(0.2)
+        yield server
+    finally:
+        process.terminate()
+        process.wait(timeout=15)

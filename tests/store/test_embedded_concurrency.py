@@ -3,42 +3,15 @@ promises under concurrency as PostgreSQL: one order wins, the rest get 409, neve
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import threading
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from http import HTTPStatus
 
 import pytest
 
-from tests.embedded import ROOT, embedded_env, manage
-from tests.network import free_port
+from tests.embedded import EmbeddedServer, embedded_env, manage, runserver
 
 THREADS = 20
-
-
-@dataclass
-class EmbeddedServer:
-    url: str
-    key: str
-
-    def call(self, method: str, path: str, body: object = None, **headers: str) -> tuple:
-        sent = {"Authorization": f"Bearer {self.key}", **headers}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            sent["Content-Type"] = "application/json"
-        request = urllib.request.Request(f"{self.url}{path}", data, sent, method=method)
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
 
 
 @pytest.fixture(scope="module")
@@ -49,29 +22,8 @@ def embedded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedServe
     key = manage(
         env, "createapikey", "--plan", "enterprise", "--per-minute", "10000", "--per-day", "100000"
     ).splitlines()[-1]
-    port = free_port()
-    # runserver, exactly as `make run` serves: one process, a thread per request.
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    server = EmbeddedServer(f"http://127.0.0.1:{port}", key)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if server.call("GET", "/healthz")[0] == HTTPStatus.OK:
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail("runserver did not start")
-    yield server
-    process.terminate()
-    process.wait(timeout=15)
+    with runserver(env, key) as server:
+        yield server
 
 
 def race(send: Callable[[], tuple]) -> list[tuple]:
