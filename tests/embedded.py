@@ -78,15 +78,18 @@ def runserver(env: dict[str, str], key: str) -> Iterator[EmbeddedServer]:
     try:
         server = EmbeddedServer(f"http://127.0.0.1:{port}", key)
         deadline = time.monotonic() + 30
-        while True:
-            try:
-                if server.call("GET", "/healthz")[0] == HTTPStatus.OK:
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise AssertionError("runserver did not start") from None
-                time.sleep(0.2)
+        while not _answers(server):
+            if time.monotonic() > deadline:
+                raise AssertionError("runserver did not start")
+            time.sleep(0.2)
         yield server
     finally:
         process.terminate()
         process.wait(timeout=15)
+
+
+def _answers(server: EmbeddedServer) -> bool:
+    try:
+        return server.call("GET", "/healthz")[0] == HTTPStatus.OK
+    except OSError:
+        return False
