@@ -1,11 +1,13 @@
 """The task queue's workers (Celery, ``petstore.celery``): one worker with its beat (the
-schedule that runs ``dispatch`` every second) and ``concurrency`` processes delivering webhooks.
-More workers, on any host, share the same Redis; the beat runs beside one of them only."""
+schedule that runs ``dispatch`` every second), delivering webhooks from ``concurrency``
+greenlets (gevent) that share a pool of database connections. More workers, on any host, share
+the same Redis; the beat runs beside one of them only."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -15,20 +17,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Deliveries in flight at once in a worker: one waiting on a slow receiver costs a greenlet
+# and a socket, not a process (docs/webhooks.md measures the choice).
+GREENLETS = 500
+# Database connections a worker's greenlets borrow from, one for each step that needs one.
+POOL_SIZE = "10"
+
+
 def start_workers(
-    env: Mapping[str, str], run_dir: Path, *, concurrency: int = 4, beat: bool = True
+    env: Mapping[str, str],
+    run_dir: Path,
+    *,
+    pool: str = "gevent",
+    concurrency: int = GREENLETS,
+    beat: bool = True,
 ) -> subprocess.Popen[bytes]:
-    """Processes (prefork), Celery's default: its thread pool did not survive the broker's
-    restart (kombu's Redis transport lost its connection under a running thread)."""
+    """gevent's pool, where a delivery waiting on its receiver holds no process; ``prefork``
+    (``make run``'s) where that does not matter. Celery's thread pool did not survive the
+    broker's restart (kombu's Redis transport lost its connection under a running thread)."""
+    env = {"DATABASE_POOL_SIZE": POOL_SIZE, **env} if pool == "gevent" else dict(env)
+    celery = [sys.executable, "-m", "celery", "--app", "petstore"]
     command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "--app",
-        "petstore",
+        *celery,
         "worker",
         "--pool",
-        "prefork",
+        pool,
         "--concurrency",
         str(concurrency),
         "--loglevel",
@@ -36,10 +49,15 @@ def start_workers(
         "--without-mingle",
         "--without-gossip",
     ]
-    if beat:
-        command += ["--beat", "--schedule", str(run_dir / "beat-schedule")]
-    # A session of its own: the beat is a child process, and stopping the worker stops both.
-    return subprocess.Popen(command, cwd=ROOT, env=dict(env), start_new_session=True)
+    schedule = ["--schedule", str(run_dir / "beat-schedule")]
+    if beat and pool == "prefork":
+        command += ["--beat", *schedule]
+    if beat and pool != "prefork":
+        # gevent's pool cannot hold the beat: a shell starts it, then becomes the worker.
+        beat_command = [*celery, "beat", "--loglevel", "WARNING", *schedule]
+        command = ["sh", "-c", f"{shlex.join(beat_command)} & exec {shlex.join(command)}"]
+    # A session of its own, the beat in it too: stopping the worker stops both.
+    return subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
 
 
 def stop_workers(process: subprocess.Popen[bytes], *, kill: bool = False) -> None:
@@ -58,12 +76,12 @@ class SupervisedWorkers:
     ``Restart=always``) does in production: Celery's worker can exit when its broker restarts,
     and what it had not delivered waits in PostgreSQL meanwhile (``webhooks.services``)."""
 
-    def __init__(self, env: Mapping[str, str], run_dir: Path, *, concurrency: int = 4) -> None:
-        self._env, self._run_dir, self._concurrency = env, run_dir, concurrency
+    def __init__(self, env: Mapping[str, str], run_dir: Path) -> None:
+        self._env, self._run_dir = env, run_dir
         self.process = self._start()
 
     def _start(self) -> subprocess.Popen[bytes]:
-        return start_workers(self._env, self._run_dir, concurrency=self._concurrency)
+        return start_workers(self._env, self._run_dir)
 
     def keep_running(self) -> bool:
         """Start the worker again if it has exited (its beat too, should that outlive it);

@@ -3,7 +3,6 @@ from __future__ import annotations
 import secrets
 
 from django.db import models
-from django.db.models.expressions import Func
 from django.utils import timezone
 
 from events.types import EventType
@@ -17,18 +16,6 @@ def new_event_id() -> str:
     return "evt_" + secrets.token_hex(13)
 
 
-class CurrentTransaction(Func):
-    """The writing transaction's id (PostgreSQL's ``pg_current_xact_id()``), by which the
-    feed knows which events no transaction still in flight can precede; 0 elsewhere, where
-    one writer at a time commits in id order (SQLite)."""
-
-    output_field = models.BigIntegerField()
-    template = "0"
-
-    def as_postgresql(self, compiler, connection, **extra_context):
-        return "(pg_current_xact_id()::text::bigint)", []
-
-
 class Event(models.Model):
     uid = models.CharField("id", max_length=30, unique=True, default=new_event_id, editable=False)
     type = models.CharField(max_length=40, choices=EventType.choices)
@@ -38,15 +25,34 @@ class Event(models.Model):
     )
     data = models.JSONField()
     created_at = models.DateTimeField(default=timezone.now)
-    transaction = models.BigIntegerField(db_default=CurrentTransaction(), editable=False)
+    # Its place in the feed, given once it has committed (events.services.sequence); None
+    # until then, and not listed.
+    position = models.BigIntegerField(null=True, blank=True, editable=False)
     # Whether its deliveries to webhook endpoints have been made (the webhooks app).
     fanned_out = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ("transaction", "id")
+        ordering = ("position",)
+        constraints = [
+            models.UniqueConstraint(fields=("position",), name="event_position_unique"),
+        ]
         indexes = [
-            # The feed's order: by writing transaction, then id (events.selectors).
-            models.Index(fields=("transaction", "id"), name="event_feed_idx"),
+            # A page of the feed reads each type from an index in the feed's order, so that a
+            # rare type costs what a common one does: every account's events by type…
+            models.Index(
+                fields=("type", "position"),
+                name="event_shared_feed_idx",
+                condition=models.Q(account__isnull=True, position__isnull=False),
+            ),
+            # …and an account's own by account and type.
+            models.Index(
+                fields=("account", "type", "position"),
+                name="event_own_feed_idx",
+                condition=models.Q(account__isnull=False, position__isnull=False),
+            ),
+            models.Index(
+                fields=("id",), name="event_unplaced_idx", condition=models.Q(position__isnull=True)
+            ),
             models.Index(fields=("created_at",), name="event_created_idx"),
             models.Index(
                 fields=("id",), name="event_unsent_idx", condition=models.Q(fanned_out=False)

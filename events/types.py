@@ -38,3 +38,7 @@ def visible_types(scopes: frozenset[str], publishable: bool) -> list[str]:
         for kind, scope in SCOPE_OF.items()
         if (scope in scopes if scope is not None else not publishable)
     ]
+
+
+# The types every account sees (the event has no account); the others are the account's own.
+SHARED_TYPES = frozenset({EventType.PET_CREATED, EventType.PET_STATUS_CHANGED})

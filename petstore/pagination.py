@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, NamedTuple
 from urllib.parse import quote, urlencode
 
@@ -60,17 +60,17 @@ def encode_cursor(path: str, *position: int) -> str:
 
 def decode_cursor(path: str, cursor: str) -> int:
     """The id a cursor of ``path``'s listing points after."""
-    return decode_position(path, cursor, 1)[0]
+    return decode_position(path, cursor, (1,))[0]
 
 
-def decode_position(path: str, cursor: str, size: int) -> tuple[int, ...]:
-    """The ``size`` numbers of a cursor of ``path``'s listing."""
+def decode_position(path: str, cursor: str, sizes: Collection[int]) -> tuple[int, ...]:
+    """The numbers of a cursor of ``path``'s listing, as many as one of ``sizes``."""
     payload, _, mac = cursor.partition(":")
     parts = payload.split(".")
     if (
         cursor.isascii()  # compare_digest refuses other strings
         and hmac.compare_digest(mac, _mac(path, payload))
-        and len(parts) == size
+        and len(parts) in sizes
         and all(part.isdigit() and int(part) <= INT64_MAX for part in parts)
         and int(parts[-1]) > 0
     ):
@@ -80,11 +80,11 @@ def decode_position(path: str, cursor: str, size: int) -> tuple[int, ...]:
     )
 
 
-def page(request: Request, query: dict[str, Any], size: int = 1) -> Page:
+def page(request: Request, query: dict[str, Any], sizes: Collection[int] = (1,)) -> Page:
     """The page that ``query`` (a ``PageQuery``'s parse of the request's parameters) asks for;
-    ``size``: the numbers in a position of the listing's order."""
+    ``sizes``: how many numbers a position of the listing's order may have."""
     cursor = query.get("cursor")
-    position = decode_position(request.path, cursor, size) if cursor is not None else ()
+    position = decode_position(request.path, cursor, sizes) if cursor is not None else ()
     params = request.query_params
     # ``query`` holds every parameter the listing declares, given or defaulted.
     kept = tuple((name, params[name]) for name in query if name != "cursor" and name in params)

@@ -206,6 +206,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # table for the rare one (seen at a million pets: 2.5 times slower than at a thousand).
         DATABASES["default"]["OPTIONS"]["options"] += " -c plan_cache_mode=force_custom_plan"
 
+    if pool_size := env_int("DATABASE_POOL_SIZE", 0):
+        # The webhook workers' greenlets (deploy.workers) would each open a connection, a
+        # server process apiece; they borrow one from a pool for each step instead.
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 1,
+            "max_size": pool_size,
+            "timeout": 10,
+        }
+
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded database must keep PostgreSQL's promises under `make run`'s threads: of
     # concurrent orders for one animal, one wins and the rest get 409, never "database is
@@ -241,8 +251,20 @@ PETSTORE_WEBHOOK_RETRY_SECONDS = [
         ["5", "300", "1800", "7200", "18000", "36000", "50400", "72000", "86400"],
     )
 ]
-# How long a receiver has to answer a delivery.
+# How long a receiver has to accept the connection, and then to answer a delivery.
+PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS = env_int(
+    "PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS", 5, minimum=1
+)
 PETSTORE_WEBHOOK_TIMEOUT_SECONDS = env_int("PETSTORE_WEBHOOK_TIMEOUT_SECONDS", 15, minimum=1)
+# Attempts in flight to one endpoint at most: a slow receiver holds no more of the workers.
+PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY = env_int(
+    "PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY", 2, minimum=1
+)
+# The circuit breaker: after this many failed attempts in a row an endpoint is paused, first
+# for PAUSE_SECONDS, twice as long after each failed trial, at most MAX_PAUSE_SECONDS.
+PETSTORE_WEBHOOK_PAUSE_AFTER = env_int("PETSTORE_WEBHOOK_PAUSE_AFTER", 5, minimum=1)
+PETSTORE_WEBHOOK_PAUSE_SECONDS = env_int("PETSTORE_WEBHOOK_PAUSE_SECONDS", 30, minimum=1)
+PETSTORE_WEBHOOK_MAX_PAUSE_SECONDS = env_int("PETSTORE_WEBHOOK_MAX_PAUSE_SECONDS", 1800, minimum=1)
 # How long a worker holds a delivery before another may take it: more than a try can last.
 PETSTORE_WEBHOOK_LEASE_SECONDS = env_int("PETSTORE_WEBHOOK_LEASE_SECONDS", 60, minimum=1)
 

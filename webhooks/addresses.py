@@ -14,6 +14,12 @@ from django.conf import settings
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052: the IPv4 address in the last 32 bits
+# RFC 8215: a network's own NAT64 prefix, never public whatever it carries.
+NAT64_LOCAL_USE = ipaddress.IPv6Network("64:ff9b:1::/48")
+# RFC 4291: deprecated IPv4-compatible form, which no public endpoint uses.
+IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+
 
 class Refused(Exception):
     """A URL a webhook may not be sent to; the message says why."""
@@ -63,8 +69,26 @@ def resolve(host: str, port: int) -> list[IPAddress]:
 
 
 def is_public(address: IPAddress) -> bool:
-    """Not loopback, private, link-local, multicast, reserved or unspecified (an IPv4 address
-    written as IPv6 is judged as IPv4)."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    """Not loopback, private, link-local, multicast, reserved or unspecified. An IPv6 address
+    that carries an IPv4 address is judged by that too, since a translator or relay would
+    forward to it: ``64:ff9b::7f00:1`` reaches 127.0.0.1."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return is_public(address.ipv4_mapped)
+        if address in NAT64_LOCAL_USE or address in IPV4_COMPATIBLE:
+            return False
+        if not all(is_public(carried) for carried in embedded(address)):
+            return False
     return address.is_global and not address.is_multicast
+
+
+def embedded(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses a NAT64, 6to4 or Teredo address carries: a Teredo one carries its
+    server's and its client's, and is public only if both are."""
+    if address in NAT64:
+        return [ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)]
+    if address.sixtofour is not None:
+        return [address.sixtofour]
+    if address.teredo is not None:
+        return list(address.teredo)
+    return []

@@ -11,9 +11,19 @@ from django.utils.html import format_html
 
 from petstore.admin import short_date
 from webhooks import services
-from webhooks.models import Delivery, Endpoint
+from webhooks.models import Delivery, Endpoint, EndpointState
 
 RECENT_DELIVERIES = 20
+
+
+def describe_state(endpoint: Endpoint) -> str:
+    """The endpoint's state as the API gives it, with its pause's end or its reason."""
+    state = endpoint.state
+    if state == EndpointState.PAUSED:
+        return format_html("paused until {}", short_date(endpoint.paused_until))
+    if state == EndpointState.DISABLED:
+        return f"disabled: {endpoint.disabled_reason}" if endpoint.disabled_reason else "disabled"
+    return "healthy"
 
 
 class EndpointInline(admin.TabularInline):
@@ -22,7 +32,7 @@ class EndpointInline(admin.TabularInline):
     model = Endpoint
     extra = 0
     can_delete = False
-    fields = ("url", "event_types", "enabled", "last_delivery")
+    fields = ("url", "event_types", "enabled", "health", "last_delivery")
     readonly_fields = fields
     show_change_link = True
     verbose_name_plural = "webhook endpoints"
@@ -33,6 +43,10 @@ class EndpointInline(admin.TabularInline):
     @admin.display(description="types")
     def event_types(self, endpoint: Endpoint) -> str:
         return ", ".join(endpoint.events)
+
+    @admin.display(description="state")
+    def health(self, endpoint: Endpoint) -> str:
+        return describe_state(endpoint)
 
     @admin.display(description="last delivery")
     def last_delivery(self, endpoint: Endpoint) -> str:
@@ -62,12 +76,16 @@ class DeliveryInline(admin.TabularInline):
 
 @admin.register(Endpoint)
 class EndpointAdmin(admin.ModelAdmin):
-    list_display = ("url", "account", "enabled", "disabled_reason", "created_at")
+    list_display = ("url", "account", "health", "created_at")
     list_filter = ("enabled",)
     search_fields = ("url", "account__name")
     list_select_related = ("account",)
-    fields = ("account", "url", "events", "enabled", "disabled_reason", "created_at")
-    readonly_fields = ("account", "url", "events", "enabled", "disabled_reason", "created_at")
+    fields = ("account", "url", "events", "health", "failures", "created_at")
+    readonly_fields = fields
+
+    @admin.display(description="state")
+    def health(self, endpoint: Endpoint) -> str:
+        return describe_state(endpoint)
     inlines = (DeliveryInline,)
     actions = ("disable", "enable", "rotate_secret", "redeliver_failed")
 

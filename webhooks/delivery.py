@@ -4,6 +4,7 @@ checked address, without following redirects; any 2xx within the timeout is deli
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import NamedTuple
 
 import orjson
@@ -22,10 +23,16 @@ USER_AGENT = "petstore-webhooks/1"
 class Attempt(NamedTuple):
     status: int | None  # the HTTP status; None when there was no answer
     error: str = ""
+    retry_after: float | None = None  # seconds, from a 429's or 503's Retry-After
 
     @property
     def delivered(self) -> bool:
         return self.status is not None and 200 <= self.status < 300
+
+    @property
+    def counts_against_receiver(self) -> bool:
+        """A failure that says the receiver is down or overwhelmed (the circuit breaker's)."""
+        return self.status is None or self.status >= 500 or self.status == 429
 
 
 def body_of(event: Event) -> bytes:
@@ -53,7 +60,10 @@ def attempt(endpoint: Endpoint, event: Event) -> Attempt:
     default_port = 443 if where.scheme == "https" else 80
     host = f"[{where.host}]" if ":" in where.host else where.host
     headers["Host"] = host if where.port == default_port else f"{host}:{where.port}"
-    timeout = urllib3.Timeout(total=settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS)
+    timeout = urllib3.Timeout(
+        connect=settings.PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS,
+        read=settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS,
+    )
     pool: urllib3.HTTPConnectionPool
     if where.scheme == "https":
         pool = urllib3.HTTPSConnectionPool(
@@ -73,4 +83,20 @@ def attempt(endpoint: Endpoint, event: Event) -> Attempt:
             )
     except urllib3.exceptions.HTTPError as exc:
         return Attempt(None, f"{type(exc).__name__}: {exc}"[:300])
-    return Attempt(response.status)
+    retry_after = None
+    if response.status in (429, 503):
+        retry_after = seconds_to_wait(response.headers.get("Retry-After", ""), datetime.now(UTC))
+    return Attempt(response.status, retry_after=retry_after)
+
+
+def seconds_to_wait(retry_after: str, now: datetime) -> float | None:
+    """A ``Retry-After`` (seconds, or an HTTP date) as seconds from ``now``; None if unreadable."""
+    if retry_after.strip().isdigit():
+        return float(retry_after)
+    try:
+        when = parsedate_to_datetime(retry_after)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max((when - now).total_seconds(), 0.0)

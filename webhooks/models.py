@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import base64
 import secrets
+from datetime import datetime
 
 from django.db import models
 from django.utils import timezone
@@ -25,16 +26,47 @@ class Endpoint(models.Model):
     enabled = models.BooleanField(default=True)
     disabled_reason = models.CharField(max_length=200, blank=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # The circuit breaker (webhooks.services.record): failed attempts in a row, since when, and
+    # until when nothing is sent (after too many, or as the receiver's Retry-After asked).
+    failures = models.PositiveIntegerField(default=0, editable=False)
+    failing_since = models.DateTimeField(null=True, blank=True, editable=False)
+    paused_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ("id",)
         verbose_name = "webhook endpoint"
+        # Fan-out finds the endpoints that list a type by a GIN index on ``events``, made on
+        # PostgreSQL only (webhooks.0003): the ORM's index cannot say so.
 
     def __str__(self) -> str:
         return self.url
 
-    def wants(self, kind: str) -> bool:
-        return kind in self.events
+    def state_at(self, now: datetime) -> EndpointState:
+        if not self.enabled:
+            return EndpointState.DISABLED
+        if self.paused_until is not None and self.paused_until > now:
+            return EndpointState.PAUSED
+        return EndpointState.HEALTHY
+
+    @property
+    def state(self) -> EndpointState:
+        return self.state_at(timezone.now())
+
+    @property
+    def pause_ends(self) -> datetime | None:
+        """When a paused endpoint is tried again; None unless it is paused."""
+        return self.paused_until if self.state == EndpointState.PAUSED else None
+
+    @property
+    def disabled_because(self) -> str | None:
+        """Why it is disabled; None unless it is."""
+        return self.disabled_reason if not self.enabled else None
+
+
+class EndpointState(models.TextChoices):
+    HEALTHY = "healthy", "Healthy"
+    PAUSED = "paused", "Paused: its receiver is failing, or asked us to wait"
+    DISABLED = "disabled", "Disabled"
 
 
 class DeliveryState(models.TextChoices):
@@ -70,6 +102,12 @@ class Delivery(models.Model):
             models.Index(
                 fields=("next_attempt_at",),
                 name="delivery_due_idx",
+                condition=models.Q(state=DeliveryState.PENDING),
+            ),
+            # An endpoint's due deliveries, and those in flight, when its next is leased.
+            models.Index(
+                fields=("endpoint", "next_attempt_at"),
+                name="delivery_endpoint_due_idx",
                 condition=models.Q(state=DeliveryState.PENDING),
             ),
         ]

@@ -7,6 +7,7 @@ from rest_framework import serializers
 from events.types import EVENT_TYPES, EventType
 from petstore.serializers import StrictCharField, StrictChoiceField, StrictSerializer
 from webhooks.addresses import Refused, target
+from webhooks.models import EndpointState
 
 
 class EndpointSerializer(serializers.Serializer):
@@ -18,6 +19,25 @@ class EndpointSerializer(serializers.Serializer):
         child=serializers.ChoiceField(choices=EventType.choices), read_only=True
     )
     enabled = serializers.BooleanField(read_only=True)
+    state = serializers.ChoiceField(
+        choices=EndpointState.choices,
+        read_only=True,
+        help_text="`healthy`; `paused` while its receiver keeps failing or asked us to wait "
+        "(what it is owed waits, and is sent from `pausedUntil`); `disabled` (see "
+        "`disabledReason`).",
+    )
+    pausedUntil = serializers.DateTimeField(
+        source="pause_ends",
+        read_only=True,
+        allow_null=True,
+        help_text="When a paused endpoint is tried again; null unless paused.",
+    )
+    disabledReason = serializers.CharField(
+        source="disabled_because",
+        read_only=True,
+        allow_null=True,
+        help_text="Why it is disabled; null unless disabled.",
+    )
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)
 
 

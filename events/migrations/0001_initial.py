@@ -4,6 +4,17 @@ import django.db.models.deletion
 import django.utils.timezone
 import events.models
 from django.db import migrations, models
+from django.db.models.expressions import Func
+
+
+class CurrentTransaction(Func):
+    """The writing transaction's id, by which the feed was ordered until 0002."""
+
+    output_field = models.BigIntegerField()
+    template = "0"
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return "(pg_current_xact_id()::text::bigint)", []
 
 
 class Migration(migrations.Migration):
@@ -23,7 +34,7 @@ class Migration(migrations.Migration):
                 ('type', models.CharField(choices=[('pet.created', 'An animal was added'), ('pet.status_changed', "An animal's status changed"), ('order.placed', 'An order was placed'), ('order.approved', 'An order was approved'), ('order.delivered', 'An order was delivered'), ('order.cancelled', 'An order was cancelled'), ('usage.threshold', "The account's day window passed 80 % or 100 %")], max_length=40)),
                 ('data', models.JSONField()),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('transaction', models.BigIntegerField(db_default=events.models.CurrentTransaction(), editable=False)),
+                ('transaction', models.BigIntegerField(db_default=CurrentTransaction(), editable=False)),
                 ('fanned_out', models.BooleanField(default=False)),
                 ('account', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='apikeys.account')),
             ],

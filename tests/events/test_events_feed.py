@@ -153,18 +153,21 @@ def test_events_older_than_30_days_are_not_listed_and_are_purged(client, api_key
     assert list(Event.objects.values_list("data__name", flat=True)) == ["New"]
 
 
-def test_a_transaction_that_commits_late_is_not_missed(client, api_key, dog):
-    """The earlier transaction writes its event, the later one commits first: neither is
-    listed until the earlier commits, and then both, the earlier first."""
-    database = connection.settings_dict
-    dsn = (
-        f"host={database['HOST'] or '127.0.0.1'} port={database['PORT'] or 5432} "
-        f"user={database['USER']} dbname={database['NAME']}"
+def _dsn(database: str | None = None) -> str:
+    settings = connection.settings_dict
+    return (
+        f"host={settings['HOST'] or '127.0.0.1'} port={settings['PORT'] or 5432} "
+        f"user={settings['USER']} dbname={database or settings['NAME']}"
     )
+
+
+def test_a_transaction_that_commits_late_is_not_missed(client, api_key, dog):
+    """The earlier transaction writes its event, the later one commits first: the later is
+    listed at once, the earlier when it commits, after it; each once."""
     written, release = threading.Event(), threading.Event()
 
     def slow_transaction() -> None:
-        with psycopg.connect(dsn) as slow, slow.transaction():
+        with psycopg.connect(_dsn()) as slow, slow.transaction():
             slow.execute(
                 "INSERT INTO events_event (uid, type, data, created_at, fanned_out) "
                 "VALUES ('evt_slow', 'pet.created', '{\"name\": \"Slow\"}', now(), false)"
@@ -182,11 +185,36 @@ def test_a_transaction_that_commits_late_is_not_missed(client, api_key, dog):
     while_open, resume = follow(client, api_key, resume)
     release.set()
     thread.join()
-    after, _ = follow(client, api_key, resume)
+    after, resume = follow(client, api_key, resume)
+    later, _ = follow(client, api_key, resume)
 
     assert [e["data"]["name"] for e in seen] == ["First"]
-    assert while_open == []
-    assert [e["data"]["name"] for e in after] == ["Slow", "Fast"]
+    assert [e["data"]["name"] for e in while_open] == ["Fast"]
+    assert [e["data"]["name"] for e in after] == ["Slow"]
+    assert later == []
+    everything, _ = follow(client, api_key, "/v1/events")
+    assert [e["data"]["name"] for e in everything] == ["First", "Fast", "Slow"]
+
+
+@pytest.mark.parametrize("where", ["another database", "this database"])
+def test_a_transaction_left_open_elsewhere_does_not_hold_back_a_new_event(
+    client, api_key, dog, where
+):
+    """A report, a backup or an idle session holding a transaction open on the same server
+    (which counts every database's transactions as in flight) delays no one else's event."""
+    database = "postgres" if where == "another database" else None
+    with psycopg.connect(_dsn(database)) as idle, idle.transaction():
+        # A transaction id of its own: what held back every later event before positions.
+        idle.execute("SELECT pg_current_xact_id()")
+        if database is None:  # and, in this database, an event of its own, not yet committed
+            idle.execute(
+                "INSERT INTO events_event (uid, type, data, created_at, fanned_out) "
+                "VALUES ('evt_open', 'pet.created', '{\"name\": \"Open\"}', now(), false)"
+            )
+        created = add_pet(client, api_key, dog.pk, "New")
+        listed = client.get("/v1/events", headers=bearer(api_key)).json()
+
+    assert [e["data"] for e in listed] == [created.json()]
 
 
 def test_the_day_window_passing_80_and_100_percent_is_an_event_once_each(

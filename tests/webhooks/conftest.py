@@ -124,7 +124,7 @@ def wait_for_a_worker(seconds: float = 60.0) -> None:
 @pytest.fixture
 def workers(transactional_db: None, tmp_path: Path, settings: Any) -> Iterator[None]:
     settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE = True  # the receiver is on loopback
-    process = start_workers(worker_env(), tmp_path, concurrency=4)
+    process = start_workers(worker_env(), tmp_path)
     wait_for_a_worker()
     yield
     stop_workers(process)

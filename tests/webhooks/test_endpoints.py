@@ -44,7 +44,18 @@ def test_it_is_created_with_its_secret_shown_once(client, api_key):
 
     assert response.status_code == HTTPStatus.CREATED
     body = response.json()
-    assert set(body) == {"id", "url", "events", "enabled", "createdAt", "secret"}
+    assert set(body) == {
+        "id",
+        "url",
+        "events",
+        "enabled",
+        "state",
+        "pausedUntil",
+        "disabledReason",
+        "createdAt",
+        "secret",
+    }
+    assert (body["state"], body["pausedUntil"], body["disabledReason"]) == ("healthy", None, None)
     assert body["events"] == ["pet.created"]
     assert body["enabled"] is True
     assert body["secret"].startswith("whsec_")

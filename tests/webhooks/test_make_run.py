@@ -22,7 +22,7 @@ def test_make_run_delivers_a_signed_pet_created(tmp_path: Path, receiver: Receiv
     manage(env, "seed_demo")
     # make run's own key: the Free plan, every scope a secret key has by default.
     key = manage(env, "createapikey", "--plan", "free").splitlines()[-1]
-    workers = start_workers(env, tmp_path, concurrency=1)
+    workers = start_workers(env, tmp_path, pool="prefork", concurrency=1)
     try:
         with runserver(env, key) as server:
             status, endpoint = server.call(

@@ -31,7 +31,7 @@ def test_every_event_reaches_the_receiver_through_a_killed_worker_and_a_broker_r
     broker_port = free_port()
     broker = redis_server(broker_port)
     env = worker_env(REDIS_URL=f"redis://127.0.0.1:{broker_port}/0")
-    workers = SupervisedWorkers(env, tmp_path, concurrency=4)
+    workers = SupervisedWorkers(env, tmp_path)
     instance = start_instance()
     try:
         endpoint = instance.call(
