@@ -25,6 +25,7 @@ class Delivered:
     path: str
     headers: dict[str, str]
     body: bytes
+    at: float = field(default_factory=time.time)  # when it arrived
 
     @property
     def event(self) -> dict[str, Any]:
@@ -99,6 +100,37 @@ def receiver() -> Iterator[Receiver]:
     server.server_close()
 
 
+@pytest.fixture
+def hanging_receiver() -> Iterator[Receiver]:
+    """A receiver that records each POST and never answers it (until the test ends, or a
+    minute has passed)."""
+    ended = threading.Event()
+    holder: dict[str, Receiver] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            holder["receiver"].received.append(
+                Delivered(self.path, dict(self.headers.items()), body)
+            )
+            ended.wait(60)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    holder["receiver"] = Receiver(server)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield holder["receiver"]
+    ended.set()
+    server.shutdown()
+    server.server_close()
+
+
 def worker_env(**extra: str) -> dict[str, str]:
     """The workers' environment: the test database and Redis, loopback receivers allowed, and
     a schedule of seconds."""
@@ -108,6 +140,7 @@ def worker_env(**extra: str) -> dict[str, str]:
         "PETSTORE_WEBHOOK_RETRY_SECONDS": "1,1,1",
         "PETSTORE_WEBHOOK_TIMEOUT_SECONDS": "1",
         "PETSTORE_WEBHOOK_LEASE_SECONDS": "5",
+        "PETSTORE_WEBHOOK_PAUSE_SECONDS": "1",
         **extra,
     }
 

@@ -1,0 +1,183 @@
+"""Each attempt's outcome on its delivery and on its endpoint's circuit breaker, recorded in the
+database as a worker records it; and fan-out's price, which endpoints that do not list a type
+do not raise."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from events.models import Event
+from webhooks import services
+from webhooks.delivery import Attempt, seconds_to_wait
+from webhooks.models import Delivery, DeliveryState, Endpoint, EndpointState
+
+NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+TIMEOUT = Attempt(None, "ReadTimeoutError")
+
+
+@pytest.fixture
+def endpoint(make_account, settings) -> Endpoint:
+    settings.PETSTORE_WEBHOOK_RETRY_SECONDS = [5, 300, 1800]
+    settings.PETSTORE_WEBHOOK_PAUSE_AFTER = 5
+    settings.PETSTORE_WEBHOOK_PAUSE_SECONDS = 30
+    settings.PETSTORE_WEBHOOK_MAX_PAUSE_SECONDS = 1800
+    return Endpoint.objects.create(
+        account=make_account(),
+        url="https://hooks.example.com/",
+        events=["pet.created"],
+        created_at=NOW - timedelta(days=1),
+    )
+
+
+def owed(endpoint: Endpoint, count: int) -> list[Delivery]:
+    return [
+        Delivery.objects.create(
+            endpoint=endpoint,
+            event=Event.objects.create(type="pet.created", data={}, created_at=NOW),
+            next_attempt_at=NOW,
+        )
+        for _ in range(count)
+    ]
+
+
+def test_five_failures_in_a_row_pause_the_endpoint_without_spending_schedules(endpoint):
+    deliveries = owed(endpoint, 7)
+    for delivery in deliveries[:4]:
+        services.record(delivery, TIMEOUT, NOW)
+    assert Endpoint.objects.get().state_at(NOW) == EndpointState.HEALTHY
+    assert [d.attempts for d in deliveries[:4]] == [1, 1, 1, 1]
+
+    services.record(deliveries[4], TIMEOUT, NOW)
+
+    endpoint.refresh_from_db()
+    assert endpoint.state_at(NOW) == EndpointState.PAUSED
+    assert endpoint.paused_until == NOW + timedelta(seconds=30)
+    assert deliveries[4].attempts == 0  # it waits for the endpoint, not for its schedule
+    assert deliveries[4].next_attempt_at == NOW
+    assert services.lease_due(NOW + timedelta(seconds=29)) == []
+    # One trial when the pause ends, however many are due.
+    assert len(services.lease_due(NOW + timedelta(seconds=30))) == 1
+
+
+def test_each_failed_trial_doubles_the_pause_up_to_30_minutes(endpoint):
+    (delivery,) = owed(endpoint, 1)
+    pauses = []
+    at = NOW
+    for _ in range(12):
+        services.record(delivery, TIMEOUT, at)
+        endpoint.refresh_from_db()
+        if endpoint.paused_until is not None:
+            pauses.append((endpoint.paused_until - at).total_seconds())
+            at = endpoint.paused_until
+    assert pauses == [30, 60, 120, 240, 480, 960, 1800, 1800]
+
+
+def test_a_success_resumes_the_endpoint(endpoint):
+    deliveries = owed(endpoint, 6)
+    for delivery in deliveries[:5]:
+        services.record(delivery, Attempt(503), NOW)
+    services.record(deliveries[5], Attempt(200), NOW + timedelta(seconds=31))
+
+    endpoint.refresh_from_db()
+    assert endpoint.state_at(NOW + timedelta(seconds=31)) == EndpointState.HEALTHY
+    assert (endpoint.failures, endpoint.paused_until) == (0, None)
+    assert deliveries[5].state == DeliveryState.DELIVERED
+
+
+def test_a_client_error_is_the_delivery_s_failure_not_the_receiver_s(endpoint):
+    deliveries = owed(endpoint, 6)
+    for delivery in deliveries:
+        services.record(delivery, Attempt(400), NOW)
+
+    endpoint.refresh_from_db()
+    assert (endpoint.failures, endpoint.state_at(NOW)) == (0, EndpointState.HEALTHY)
+    assert all(d.attempts == 1 for d in deliveries)
+
+
+@pytest.mark.parametrize(
+    ("status", "retry_after", "paused_for"),
+    [
+        (429, 120, 120),
+        (503, 7200, 3600),  # at most an hour
+        (500, 120, None),  # only on a 429 or a 503
+    ],
+)
+def test_retry_after_pauses_the_endpoint_as_asked(endpoint, status, retry_after, paused_for):
+    (delivery,) = owed(endpoint, 1)
+    if status == 500:
+        retry_after = seconds_to_wait("", NOW)  # a 500's Retry-After is not read
+    services.record(delivery, Attempt(status, retry_after=retry_after), NOW)
+
+    endpoint.refresh_from_db()
+    if paused_for is None:
+        assert endpoint.paused_until is None
+        assert delivery.attempts == 1
+    else:
+        assert endpoint.paused_until == NOW + timedelta(seconds=paused_for)
+        assert delivery.attempts == 0
+
+
+def test_retry_after_is_seconds_or_an_http_date():
+    assert seconds_to_wait("120", NOW) == 120
+    assert seconds_to_wait("Wed, 25 Nov 2026 12:02:00 GMT", NOW) == 120
+    assert seconds_to_wait("Wed, 25 Nov 2026 11:00:00 GMT", NOW) == 0
+    assert seconds_to_wait("soon", NOW) is None
+
+
+def test_an_endpoint_failing_longer_than_a_schedule_is_disabled(endpoint):
+    (delivery,) = owed(endpoint, 1)
+    at = NOW
+    while Endpoint.objects.get().enabled:
+        services.record(delivery, TIMEOUT, at)
+        at += timedelta(minutes=30)
+        assert at < NOW + timedelta(days=2), "never disabled"
+    endpoint.refresh_from_db()
+    assert endpoint.state_at(at) == EndpointState.DISABLED
+    assert "schedule" in endpoint.disabled_reason
+
+
+def test_at_most_two_attempts_in_flight_per_endpoint(endpoint, make_account):
+    other = Endpoint.objects.create(
+        account=make_account(), url="https://b.example.com/", events=["pet.created"]
+    )
+    owed(endpoint, 5)
+    owed(other, 5)
+
+    first = services.lease_due(NOW)
+    second = services.lease_due(NOW)
+
+    leased = Delivery.objects.filter(pk__in=first)
+    assert sorted(leased.values_list("endpoint_id", flat=True)) == sorted(
+        [endpoint.pk, endpoint.pk, other.pk, other.pk]
+    )
+    assert second == []
+
+
+def test_fan_out_costs_the_same_whatever_the_endpoints_that_do_not_list_the_type(
+    make_account,
+):
+    account = make_account()
+    listing = Endpoint.objects.create(
+        account=account, url="https://a.example.com/", events=["pet.created"]
+    )
+    Event.objects.create(type="pet.created", data={}, created_at=timezone.now())
+    with CaptureQueriesContext(connection) as few:
+        services.fan_out()
+
+    Endpoint.objects.bulk_create(
+        Endpoint(account=make_account(), url="https://b.example.com/", events=["order.placed"])
+        for _ in range(50)
+    )
+    Event.objects.create(type="pet.created", data={}, created_at=timezone.now())
+    with CaptureQueriesContext(connection) as many:
+        services.fan_out()
+
+    assert len(many) == len(few)
+    assert any(q["sql"].startswith("INSERT INTO") and "SELECT" in q["sql"] for q in many)
+    assert Delivery.objects.filter(endpoint=listing).count() == 2
+    assert Delivery.objects.count() == 2
