@@ -52,6 +52,12 @@ def report(results: dict[str, object]) -> None:
     from bench.crowd import report_crowd  # it imports this module
 
     report_crowd(results["crowd"])  # type: ignore[arg-type]
+    from bench.webhooks import report_webhooks  # it imports this module
+
+    report_webhooks(results["webhooks"])  # type: ignore[arg-type]
+    from bench.feed import report_feed  # it imports this module
+
+    report_feed(results["feed"])  # type: ignore[arg-type]
     out = ROOT / "bench" / "results" / "latest.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"\nwritten to {out.relative_to(ROOT)}")

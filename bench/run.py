@@ -227,6 +227,11 @@ def main() -> None:
     parser.add_argument(
         "--crowds", type=int, nargs="*", help="keys in rotation (20,000 and 200,000 unless told)"
     )
+    parser.add_argument(
+        "--only",
+        choices=["webhooks", "feed"],
+        help="that phase alone, on a database of its own (its figures printed, no results file)",
+    )
     options = parser.parse_args()
     from bench.crowd import setup  # it imports this module
 
@@ -234,6 +239,22 @@ def main() -> None:
     print(f"Preparing {BENCH_DB} and 10,000 pets …", flush=True)
     install_production_environment()
     prepare_database()
+    if options.only == "webhooks":
+        from bench.webhooks import measure_webhooks, report_webhooks  # it imports this module
+
+        report_webhooks(measure_webhooks(options))
+        return
+    if options.only == "feed":
+        from bench.feed import measure_feed, report_feed  # it imports this module
+
+        stack = start("stack")
+        try:
+            feed = measure_feed(options)
+        finally:
+            stack.send_signal(signal.SIGTERM)
+            stack.wait(timeout=30)
+        report_feed(feed)
+        return
     from bench.memory import create_admin  # it imports this module
 
     create_admin()
@@ -306,9 +327,11 @@ def measure(
     servers: dict[str, subprocess.Popen[bytes]], key: str, options: argparse.Namespace
 ) -> dict[str, object]:
     from bench.crowd import measure_crowd  # it imports this module
+    from bench.feed import measure_feed  # it imports this module
     from bench.front import measure_front  # it imports this module
     from bench.memory import measure_memory  # it imports this module
     from bench.scale import measure_scale  # it imports this module
+    from bench.webhooks import measure_webhooks  # it imports this module
 
     # The variants first, on the machine as the run found it; then the front's price, before
     # the memory and scale runs restart the stack and reseed the pets.
@@ -323,6 +346,9 @@ def measure(
     memory = measure_memory(servers["stack"], key)
 
     scale = measure_scale(key, options)
+    # Last, as they replace the events: the webhook workers, then the feed through this stack.
+    webhooks = measure_webhooks(options)
+    feed = measure_feed(options)
     return {
         "workers": WORKERS,
         "worker_class": "sync",
@@ -334,6 +360,8 @@ def measure(
         "crowd": crowd,
         "memory": memory,
         "scale": scale,
+        "webhooks": webhooks,
+        "feed": feed,
     }
 
 

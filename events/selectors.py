@@ -39,6 +39,8 @@ def event_page(
         ).order_by("position")[:limit]
         for kind in types
     ]
+    if len(branches) == 1:
+        return list(branches[0])
     first, *rest = branches
     return list(first.union(*rest, all=True).order_by("position")[:limit])
 

@@ -86,6 +86,7 @@ class EndpointAdmin(admin.ModelAdmin):
     @admin.display(description="state")
     def health(self, endpoint: Endpoint) -> str:
         return describe_state(endpoint)
+
     inlines = (DeliveryInline,)
     actions = ("disable", "enable", "rotate_secret", "redeliver_failed")
 
