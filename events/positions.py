@@ -11,11 +11,13 @@ for every transaction on the server, in every database).
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from events.models import Event
+from petstore.metrics import EVENTS
 
 # Events placed per pass, at most.
 BATCH = 1000
@@ -31,7 +33,10 @@ def place_committed() -> int:
     with connection.cursor() as cursor:
         postgresql = connection.vendor == "postgresql"
         cursor.execute(_place_sql(connection.vendor), [_TURN, BATCH] if postgresql else [])
-        return max(cursor.rowcount, 0)
+        placed = Counter(kind for (kind,) in cursor.fetchall())
+    for kind, count in placed.items():
+        EVENTS.labels(kind).inc(count)
+    return placed.total()
 
 
 @cache
@@ -39,7 +44,7 @@ def _place_sql(vendor: str) -> str:
     table = Event._meta.db_table
     if vendor != "postgresql":
         # SQLite commits one writer at a time, in id order: an event's id is its position.
-        return f"UPDATE {table} SET position = id WHERE position IS NULL"  # noqa: S608
+        return f"UPDATE {table} SET position = id WHERE position IS NULL RETURNING type"  # noqa: S608
     # One statement, so one round trip and its own transaction. The turn is taken before any
     # position is drawn and held until the pass commits; the UPDATE checks again that a row is
     # still unplaced, for a row the previous pass placed after this statement's snapshot.
@@ -50,5 +55,5 @@ def _place_sql(vendor: str) -> str:
         f"    SELECT id FROM {table} WHERE position IS NULL AND (SELECT ours FROM turn)"
         "     ORDER BY id LIMIT %s) AS waiting) "
         f"UPDATE {table} SET position = placed.position FROM placed "
-        f"WHERE {table}.id = placed.id AND {table}.position IS NULL"
+        f"WHERE {table}.id = placed.id AND {table}.position IS NULL RETURNING {table}.type"
     )

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 
-from celery import Celery
+from celery import Celery, Task
+from celery.signals import task_postrun
+
+from petstore.metrics import TASKS
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "petstore.settings")
 
@@ -16,3 +19,9 @@ app.conf.beat_schedule = {
     "dispatch": {"task": "webhooks.tasks.dispatch", "schedule": 1.0},
     "purge": {"task": "webhooks.tasks.purge", "schedule": 3600.0},
 }
+
+
+@task_postrun.connect
+def count_task(task: Task, state: str | None = None, **_: object) -> None:
+    """Every task run, by its final state (SUCCESS, FAILURE, RETRY…), for the operator."""
+    TASKS.labels(task.name, (state or "unknown").lower()).inc()

@@ -30,6 +30,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 
 from petstore.exceptions import Conflict, InvalidReference
+from petstore.metrics import DATABASE_FAILURES
 
 logger = logging.getLogger("petstore.errors")
 
@@ -170,6 +171,7 @@ def _message_for(exc: exceptions.APIException) -> str:
 def internal_error_body(request: HttpRequest | None, exc: BaseException) -> tuple[int, dict]:
     """Log a crash with its request id; what the client sees says nothing about it."""
     if isinstance(exc, OperationalError | InterfaceError):
+        DATABASE_FAILURES.inc()
         logger.error("database unavailable [request %s]: %s", _request_id(request), exc)
         status, code, message = 503, "service_unavailable", str(ServiceUnavailable.default_detail)
     else:

@@ -21,6 +21,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import hiredis
 from django.conf import settings
 
+from petstore.metrics import REDIS_FAILURES
+
 logger = logging.getLogger("petstore.redis")
 
 # While Redis is unreachable, those who fall back without it try it again this often (real
@@ -138,6 +140,7 @@ class RedisClient:
         return self.down_since is not None and time.monotonic() < self._retry_at
 
     def failed(self, exc: Exception) -> None:
+        REDIS_FAILURES.inc()
         with self._lock:
             self._retry_at = time.monotonic() + RETRY_SECONDS
             if self.down_since is None:

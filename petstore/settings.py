@@ -7,6 +7,7 @@ they cannot read rather than guessing.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 from datetime import UTC, datetime
@@ -94,6 +95,15 @@ for _name, _url in (
 # How many reverse proxies in front of us append to X-Forwarded-For. 0: trust only REMOTE_ADDR.
 PETSTORE_TRUSTED_PROXIES = env_int("PETSTORE_TRUSTED_PROXIES", 0)
 
+# GET /metrics (petstore.metrics): for these addresses or networks, or with this bearer token.
+PETSTORE_METRICS_ALLOW = [
+    ipaddress.ip_network(network, strict=False)
+    for network in env_list("PETSTORE_METRICS_ALLOW", ["127.0.0.1", "::1"])
+]
+PETSTORE_METRICS_TOKEN = env_str("PETSTORE_METRICS_TOKEN")
+# Metrics read from the database at each scrape, by the apps that own them.
+PETSTORE_METRICS_COLLECTORS = ["webhooks.metrics.WebhookCollector"]
+
 # getPet is deprecated (RFC 9745) since a date that is history, and removed at its sunset
 # (RFC 8594), which an operator may move (PETSTORE_GETPET_SUNSET) if clients need longer.
 PETSTORE_GETPET_DEPRECATED_AT = datetime(2026, 1, 1, tzinfo=UTC)
@@ -145,6 +155,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "petstore.requestlog.RequestLogMiddleware",
+    "petstore.prometheus.RequestMetricsMiddleware",
     # Which web pages may read /v1's answers: the operator's origins and a publishable key's.
     "apikeys.cors.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

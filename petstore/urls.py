@@ -9,7 +9,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from django.utils.module_loading import import_string
 from django.views.generic import RedirectView
 
-from petstore import probes
+from petstore import probes, prometheus
 
 
 def on_first_request(view_class: str, **initkwargs: Any) -> Callable[..., HttpResponse]:
@@ -50,6 +50,7 @@ urlpatterns = [
     ),
     path("healthz", probes.healthz, name="healthz"),
     path("readyz", probes.readyz, name="readyz"),
+    path("metrics", prometheus.metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("", RedirectView.as_view(pattern_name="docs")),
 ]

@@ -18,6 +18,8 @@ from webhooks.addresses import Refused, target
 from webhooks.models import Endpoint
 
 USER_AGENT = "petstore-webhooks/1"
+# How an attempt refused by the address rules, never sent, says so.
+REFUSED = "Not sent: "
 
 
 class Attempt(NamedTuple):
@@ -28,6 +30,15 @@ class Attempt(NamedTuple):
     @property
     def delivered(self) -> bool:
         return self.status is not None and 200 <= self.status < 300
+
+    @property
+    def result(self) -> str:
+        """What became of it, as the operator counts it (petstore.metrics)."""
+        if self.delivered:
+            return "delivered"
+        if self.status is None:
+            return "refused_address" if self.error.startswith(REFUSED) else "no_answer"
+        return "failing" if self.counts_against_receiver else "rejected"
 
     @property
     def counts_against_receiver(self) -> bool:
@@ -54,7 +65,7 @@ def attempt(endpoint: Endpoint, event: Event) -> Attempt:
     try:
         where = target(endpoint.url)
     except Refused as exc:
-        return Attempt(None, str(exc))
+        return Attempt(None, f"{REFUSED}{exc}")
     body = body_of(event)
     headers = signed_headers(endpoint.secret, event.uid, datetime.now(UTC), body)
     default_port = 443 if where.scheme == "https" else 80

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from events import positions
 from events.models import KEPT_DAYS, Event
+from petstore.metrics import WEBHOOK_ATTEMPTS, WEBHOOK_LATENCY
 from webhooks import delivery, services
 from webhooks.models import Delivery, DeliveryState
 
@@ -47,6 +48,9 @@ def deliver(delivery_id: int) -> None:
             connection.close()
         attempt = delivery.attempt(found.endpoint, found.event)
         services.record(found, attempt)
+        WEBHOOK_ATTEMPTS.labels(attempt.result).inc()
+        if attempt.delivered:
+            WEBHOOK_LATENCY.observe((timezone.now() - found.event.created_at).total_seconds())
         following = services.lease_due(endpoint_id=found.endpoint_id)
         if not following:
             return

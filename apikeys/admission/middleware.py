@@ -16,6 +16,7 @@ from apikeys.admission.admit import admit
 from apikeys.admission.result import Admission, ApiRequest, ForeignOrigin
 from apikeys.limiter import PEEK_WINDOW
 from petstore.errors import error_response, is_api_path
+from petstore.metrics import ADMISSIONS
 
 logger = logging.getLogger("petstore.ratelimit")
 
@@ -28,6 +29,9 @@ class AdmissionMiddleware:
         if not is_api_path(request.path_info):
             return self.get_response(request)
         admission = cast(ApiRequest, request).admission = admit(request)
+        ADMISSIONS.labels(
+            outcome(admission), admission.key.plan[1] if admission.key else "none"
+        ).inc()
         response: HttpResponse
         if not admission.decision.allowed:
             response = refusal(admission)
@@ -39,6 +43,15 @@ class AdmissionMiddleware:
         for name, value in admission.decision.headers:
             response[name] = value
         return response
+
+
+def outcome(admission: Admission) -> str:
+    """What admission decided, as the operator counts it."""
+    if not admission.decision.allowed:
+        return "banned" if admission.decision.banned else "refused"
+    if isinstance(admission.error, ForeignOrigin):
+        return "foreign_origin"
+    return "unauthorized" if admission.key is None else "admitted"
 
 
 def refusal(admission: Admission) -> HttpResponse:

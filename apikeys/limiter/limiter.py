@@ -30,6 +30,7 @@ from apikeys.limiter.policy import (
 from apikeys.models import Limits
 from apikeys.usage.tallies import in_memory
 from petstore import redis
+from petstore.metrics import LIMITER_FALLBACKS
 
 T = TypeVar("T")
 
@@ -82,6 +83,8 @@ class Limiter:
         try:
             return use(self.redis)
         except redis.RedisError:
+            if settings.REDIS_URL:  # not merely embedded, where memory is the only place
+                LIMITER_FALLBACKS.inc()
             return use(self._after_outage())
 
     def check(self, subject: Subject, *, generation: str = "") -> Decision:

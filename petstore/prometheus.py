@@ -1,0 +1,152 @@
+"""What an operator scrapes (Prometheus): ``GET /metrics``, which only the operator may read,
+and the count of every request by route (``petstore.metrics`` defines the metrics).
+
+Under gunicorn and the Celery workers every process writes its counts to files in
+``PROMETHEUS_MULTIPROC_DIR`` (prometheus-client's multiprocess mode), set and emptied by
+``deploy.serve``; a scrape of any web process reads them all, the workers' included. A process
+that has died leaves its files; ``forget_dead_processes`` adds their counts to one file of
+totals and removes them, so that a scrape reads one file per live process and one more however
+many processes have come and gone. Without the directory (``make run``, the tests' own
+process) the counts are the process's own.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import glob
+import hmac
+import ipaddress
+import os
+import time
+from collections.abc import Callable
+from contextlib import suppress
+from pathlib import Path
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
+from django.utils.module_loading import import_string
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.mmap_dict import MmapedDict
+
+from petstore.addresses import client_address
+from petstore.errors import error_response
+from petstore.metrics import REQUEST_SECONDS, REQUESTS
+
+
+class RequestMetricsMiddleware:
+    """Counts and times every answer, refusals made by middleware included, by route name."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        response = self.get_response(request)
+        route = route_name(request)
+        method = request.method if request.method in _METHODS else "other"
+        REQUESTS.labels(route, method, str(response.status_code)).inc()
+        REQUEST_SECONDS.labels(route, method).observe(time.perf_counter() - started)
+        return response
+
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def route_name(request: HttpRequest) -> str:
+    """The URL pattern's name (``pet-list``); ``admin`` for any admin page; ``unmatched``."""
+    match = request.resolver_match
+    if match is None:  # answered before the view was found (a 429, a static file)
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return "unmatched"
+    if match.namespace == "admin":
+        return "admin"
+    return match.view_name or "unnamed"
+
+
+def metrics(request: HttpRequest) -> HttpResponse:
+    """The metrics in Prometheus's text format, for the operator's addresses or token only;
+    anyone else is told there is nothing here."""
+    if not _may_scrape(request):
+        return error_response(404, "not_found", "Not found.")
+    registry = CollectorRegistry()
+    if _directory():
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry.register(REGISTRY)
+    for collector in settings.PETSTORE_METRICS_COLLECTORS:
+        registry.register(import_string(collector)())
+    return HttpResponse(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
+
+
+def _may_scrape(request: HttpRequest) -> bool:
+    token = settings.PETSTORE_METRICS_TOKEN
+    sent = request.META.get("HTTP_AUTHORIZATION", "")
+    if token and hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
+        return True
+    try:
+        address = ipaddress.ip_address(client_address(request))
+    except ValueError:
+        return False
+    return any(address in network for network in settings.PETSTORE_METRICS_ALLOW)
+
+
+def _directory() -> str:
+    return os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+
+
+# The files of counts no live process writes to any more, added together.
+_TOTALS = "{kind}_totals.db"
+
+
+def forget_dead_processes(directory: str | Path | None = None) -> int:
+    """Add the counts of every process that has died to the directory's totals, and remove its
+    files; how many processes were forgotten. Safe to call from several processes at once."""
+    directory = Path(directory or _directory())
+    if not directory.is_dir():
+        return 0
+    forgotten = set()
+    with open(directory / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for path in glob.glob(str(directory / "*_*.db")):
+            kind, _, pid = Path(path).stem.rpartition("_")
+            if not pid.isdigit() or _alive(int(pid)):
+                continue
+            if kind in ("counter", "histogram"):
+                _add_to_totals(Path(path), directory / _TOTALS.format(kind=kind))
+            # Gauges and summaries of a dead process mean nothing any more.
+            multiprocess.mark_process_dead(int(pid), str(directory))
+            with suppress(FileNotFoundError):
+                os.remove(path)
+            forgotten.add(pid)
+    return len(forgotten)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _add_to_totals(dead: Path, totals: Path) -> None:
+    source = MmapedDict(str(dead), read_mode=True)
+    target = MmapedDict(str(totals))
+    try:
+        kept = {key: value for key, value, _ in target.read_all_values()}
+        for key, value, timestamp in source.read_all_values():
+            target.write_value(key, kept.get(key, 0.0) + value, timestamp)
+    finally:
+        source.close()
+        target.close()
