@@ -17,11 +17,18 @@ from webhooks.models import Delivery, DeliveryState, Endpoint, EndpointState
 class WebhookCollector(Collector):
     def collect(self) -> Iterator[GaugeMetricFamily]:
         now = timezone.now()
-        due = Delivery.objects.filter(
-            state=DeliveryState.PENDING, next_attempt_at__lte=now
-        ).aggregate(count=Count("pk"), oldest=Min("next_attempt_at"))
+        # A paused endpoint's deliveries wait by design: the endpoints' gauge shows them.
+        due = (
+            Delivery.objects.filter(
+                state=DeliveryState.PENDING, next_attempt_at__lte=now, endpoint__enabled=True
+            )
+            .exclude(endpoint__paused_until__gt=now)
+            .aggregate(count=Count("pk"), oldest=Min("next_attempt_at"))
+        )
         yield GaugeMetricFamily(
-            "petstore_webhook_backlog", "Deliveries due now and not yet made.", due["count"]
+            "petstore_webhook_backlog",
+            "Deliveries due now to endpoints neither paused nor disabled.",
+            due["count"],
         )
         oldest = (now - due["oldest"]).total_seconds() if due["oldest"] else 0.0
         yield GaugeMetricFamily(

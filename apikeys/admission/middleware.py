@@ -29,9 +29,8 @@ class AdmissionMiddleware:
         if not is_api_path(request.path_info):
             return self.get_response(request)
         admission = cast(ApiRequest, request).admission = admit(request)
-        ADMISSIONS.labels(
-            outcome(admission), admission.key.plan[1] if admission.key else "none"
-        ).inc()
+        plan = admission.key.plan[1] if admission.key else "none"
+        ADMISSIONS.labels(outcome(admission), plan).inc()
         response: HttpResponse
         if not admission.decision.allowed:
             response = refusal(admission)
