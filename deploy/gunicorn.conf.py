@@ -56,3 +56,11 @@ preload_app = False
 errorlog = "-"
 loglevel = "warning"
 accesslog = None
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A worker has exited (replaced after max_requests, killed): its metrics' counts join the
+    totals, so that the directory holds files for live workers only (deploy.metrics)."""
+    from deploy.metrics import forget_dead_processes
+
+    forget_dead_processes()

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from deploy import metrics
 from deploy.workers import SupervisedWorkers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,6 +145,8 @@ def start_front(
     socket_path.unlink(missing_ok=True)
 
     server_env = {**env, "PETSTORE_TRUSTED_PROXIES": "1"}
+    if metrics.VARIABLE not in server_env:  # not shared with workers started by the caller
+        server_env[metrics.VARIABLE] = str(metrics.fresh(run_dir / "metrics"))
     command = [
         sys.executable,
         "-m",
@@ -266,7 +269,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if missing:
         print(f"make serve needs {', '.join(missing)} in the environment.", file=sys.stderr)
         return 2
-    env = {"DEBUG": "0", **os.environ}
+    # A run directory of our own is removed on the way out; one given to us is kept.
+    run_dir = options.run_dir or Path(tempfile.mkdtemp(prefix="petstore-front-"))
+    # One directory of metrics for gunicorn's workers and Celery's, read by every scrape.
+    metrics_dir = os.environ.get(metrics.VARIABLE) or run_dir / "metrics"
+    env = {"DEBUG": "0", **os.environ, metrics.VARIABLE: str(metrics.fresh(Path(metrics_dir)))}
     if options.migrate:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
@@ -274,8 +281,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             env=env,
             check=True,
         )
-    # A run directory of our own is removed on the way out; one given to us is kept.
-    run_dir = options.run_dir or Path(tempfile.mkdtemp(prefix="petstore-front-"))
     try:
         front = start_front(
             env=env,

@@ -14,6 +14,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from deploy.metrics import VARIABLE, forget_dead_processes
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -89,6 +91,7 @@ class SupervisedWorkers:
         if self.process.poll() is None:
             return False
         stop_workers(self.process, kill=True)
+        forget_dead_processes(self._env.get(VARIABLE))
         self.process = self._start()
         return True
 

@@ -3,24 +3,18 @@ and the count of every request by route (``petstore.metrics`` defines the metric
 
 Under gunicorn and the Celery workers every process writes its counts to files in
 ``PROMETHEUS_MULTIPROC_DIR`` (prometheus-client's multiprocess mode), set and emptied by
-``deploy.serve``; a scrape of any web process reads them all, the workers' included. A process
-that has died leaves its files; ``forget_dead_processes`` adds their counts to one file of
-totals and removes them, so that a scrape reads one file per live process and one more however
-many processes have come and gone. Without the directory (``make run``, the tests' own
-process) the counts are the process's own.
+``deploy.serve``, the dead processes' counts kept in one file of totals (``deploy.metrics``);
+a scrape of any web process reads them all, the workers' included. Without the directory
+(``make run``, the tests' own process) the counts are the process's own.
 """
 
 from __future__ import annotations
 
-import fcntl
-import glob
 import hmac
 import ipaddress
 import os
 import time
 from collections.abc import Callable
-from contextlib import suppress
-from pathlib import Path
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -33,7 +27,6 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
-from prometheus_client.mmap_dict import MmapedDict
 
 from petstore.addresses import client_address
 from petstore.errors import error_response
@@ -101,52 +94,3 @@ def _may_scrape(request: HttpRequest) -> bool:
 
 def _directory() -> str:
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
-
-
-# The files of counts no live process writes to any more, added together.
-_TOTALS = "{kind}_totals.db"
-
-
-def forget_dead_processes(directory: str | Path | None = None) -> int:
-    """Add the counts of every process that has died to the directory's totals, and remove its
-    files; how many processes were forgotten. Safe to call from several processes at once."""
-    directory = Path(directory or _directory())
-    if not directory.is_dir():
-        return 0
-    forgotten = set()
-    with open(directory / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        for path in glob.glob(str(directory / "*_*.db")):
-            kind, _, pid = Path(path).stem.rpartition("_")
-            if not pid.isdigit() or _alive(int(pid)):
-                continue
-            if kind in ("counter", "histogram"):
-                _add_to_totals(Path(path), directory / _TOTALS.format(kind=kind))
-            # Gauges and summaries of a dead process mean nothing any more.
-            multiprocess.mark_process_dead(int(pid), str(directory))
-            with suppress(FileNotFoundError):
-                os.remove(path)
-            forgotten.add(pid)
-    return len(forgotten)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _add_to_totals(dead: Path, totals: Path) -> None:
-    source = MmapedDict(str(dead), read_mode=True)
-    target = MmapedDict(str(totals))
-    try:
-        kept = {key: value for key, value, _ in target.read_all_values()}
-        for key, value, timestamp in source.read_all_values():
-            target.write_value(key, kept.get(key, 0.0) + value, timestamp)
-    finally:
-        source.close()
-        target.close()
