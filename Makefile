@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} \
 # make run: the embedded set-up (SQLite, in-process cache, one process), whatever the shell has.
 RUN_ENV := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: install run serve test chromium nginx lint format bench clean
+.PHONY: install run serve test chromium nginx promtool lint format bench clean
 
 install: $(VENV)/.installed
 
@@ -43,7 +43,7 @@ run: install
 		trap 'kill $$worker 2>/dev/null' EXIT; \
 		$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install chromium nginx
+test: install chromium nginx promtool
 	@$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
 
 # The admin's browser tests drive Debian's Chromium (a test tool's own browser download cannot
@@ -69,6 +69,20 @@ nginx:
 			if [ -s /run/nginx.pid ]; then nginx -s quit 2>/dev/null || true; fi; \
 		else \
 			echo "nginx is missing: the front's tests will fail. Install it: sudo apt-get install nginx"; \
+		fi; }
+
+# The operator files' tests (tests/metrics/test_operator_files.py) check the Prometheus config and
+# run the alert rules' unit tests with promtool, from Debian's prometheus package. Installed when
+# missing and we may (nothing needs a running Prometheus; where the package starts its own
+# service, it is left running); otherwise those tests fail saying so.
+promtool:
+	@command -v promtool >/dev/null 2>&1 || [ -x /usr/bin/promtool ] || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing promtool for the alert rules' tests (apt-get prometheus)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+				--no-install-recommends prometheus >/dev/null; \
+		else \
+			echo "promtool is missing: the operator files' tests will fail. Install it: sudo apt-get install prometheus"; \
 		fi; }
 
 # make serve: the production stack in the foreground, nginx on $(SERVE_LISTEN) before gunicorn,

@@ -28,6 +28,7 @@ import json
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -113,6 +114,7 @@ class Receivers:
         )
         assert self.process.stdout is not None
         if self.process.stdout.readline().strip() != b"ready":
+            self.stop()
             raise SystemExit("the receivers did not start")
 
     def url(self, kind: str, name: str) -> str:
@@ -166,6 +168,7 @@ def receiver_alone() -> dict[str, float]:
         ).stdout
     finally:
         receivers.stop()
+        shutil.rmtree(work)
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])  # type: ignore[index]
     return {"requests_per_second": round(rate), "connections": 10}
 
@@ -396,16 +399,18 @@ def fan_out_wide() -> dict[str, object]:
 def fan_out_unlisted() -> dict[str, object]:
     """500 ``pet.created`` events beside endpoints that list only ``order.placed``: 10, then
     10,000 of them. What no endpoint lists should cost the same however many endpoints there
-    are."""
+    are. Timed as the endpoints were inserted, and again once VACUUM has moved the GIN index's
+    pending list (where new entries wait, read in full by every search) into the index."""
     from django.db import connection
 
     empty()
     accounts = add_accounts(FAN_OUT_ACCOUNTS)
     add_events(500)
     connection.ensure_connection()
-    medians = {}
+    medians: dict[str, list[float]] = {"as inserted": [], "after VACUUM": []}
+    counts = (10, FAN_OUT_ACCOUNTS * FAN_OUT_PER_ACCOUNT)
     with psycopg.connect(DATABASE_URL, autocommit=True) as db:
-        for count in (10, FAN_OUT_ACCOUNTS * FAN_OUT_PER_ACCOUNT):
+        for count in counts:
             db.execute("TRUNCATE webhooks_endpoint CASCADE")
             add_endpoints(
                 accounts[: count // FAN_OUT_PER_ACCOUNT],
@@ -413,21 +418,28 @@ def fan_out_unlisted() -> dict[str, object]:
                 "http://127.0.0.1:9/unlisted",
                 ["order.placed"],
             )
-            seconds = []
-            for _ in range(PASSES):
-                reset_fan_out(db)
-                elapsed, events = timed_fan_out()
-                assert events == 500
-                seconds.append(elapsed)
-            medians[count] = statistics.median(seconds)
+            for state, state_medians in medians.items():
+                if state == "after VACUUM":
+                    db.execute("VACUUM ANALYZE webhooks_endpoint")
+                seconds = []
+                for _ in range(PASSES):
+                    reset_fan_out(db)
+                    elapsed, events = timed_fan_out()
+                    assert events == 500
+                    seconds.append(elapsed)
+                state_medians.append(statistics.median(seconds))
             made = db.execute("SELECT count(*) FROM webhooks_delivery").fetchone()[0]  # type: ignore[index]
             assert made == 0, made
-    few, many = medians.values()
     return {
         "events": 500,
-        "endpoints": list(medians),
-        "median_s": [round(m, 4) for m in medians.values()],
-        "ratio": round(many / few, 3),
+        "endpoints": list(counts),
+        **{
+            state: {
+                "median_s": [round(m, 4) for m in few_many],
+                "ratio": round(few_many[1] / few_many[0], 3),
+            }
+            for state, few_many in medians.items()
+        },
     }
 
 
@@ -446,6 +458,7 @@ def measure_webhooks(options: argparse.Namespace) -> dict[str, object]:
     results["fan_out_10k"] = fan_out_wide()
     results["fan_out_unlisted"] = fan_out_unlisted()
     empty()  # the next phase finds no endpoint of this one
+    shutil.rmtree(work)
     return results
 
 
@@ -472,10 +485,12 @@ def report_webhooks(results: dict[str, Any]) -> None:
         f"{wide['median_s']} s (target <= 2), max {wide['max_s']} s, deliveries "
         f"{wide['deliveries']}"
     )
-    print(
-        f"  fan-out of 500 events beside {unlisted['endpoints']} endpoints not listing them: "
-        f"{unlisted['median_s']} s, ratio {unlisted['ratio']} (target <= 1.1)"
-    )
+    for state in ("as inserted", "after VACUUM"):
+        print(
+            f"  fan-out of 500 events beside {unlisted['endpoints']} endpoints not listing "
+            f"them, {state}: {unlisted[state]['median_s']} s, ratio {unlisted[state]['ratio']} "
+            "(target <= 1.1)"
+        )
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from django.db import DatabaseError
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 from prometheus_client.core import GaugeMetricFamily
@@ -16,6 +17,13 @@ from webhooks.models import Delivery, DeliveryState, Endpoint, EndpointState
 
 class WebhookCollector(Collector):
     def collect(self) -> Iterator[GaugeMetricFamily]:
+        try:
+            yield from self._read()
+        except DatabaseError:
+            # The database down: the scrape still has everything else, that failure included.
+            return
+
+    def _read(self) -> Iterator[GaugeMetricFamily]:
         now = timezone.now()
         # A paused endpoint's deliveries wait by design: the endpoints' gauge shows them.
         due = (
