@@ -150,6 +150,10 @@ def instructions(
     app: str, path: str, keys_file: str, keys: str, env: dict[str, str], count: int
 ) -> int:
     with tempfile.TemporaryDirectory() as out:
+        # Metrics written to files, as deployed (deploy.serve): prometheus-client's
+        # multiprocess mode, whose every count is a write to a shared mapping.
+        metrics = Path(out) / "metrics"
+        metrics.mkdir()
         result = subprocess.run(
             [
                 "valgrind",
@@ -169,7 +173,14 @@ def instructions(
             cwd=ROOT,
             # One hash seed for every run: with a seed of its own, each process lays out its
             # dicts and sets differently, and what a request costs moves with it.
-            env={**os.environ, **SERVER_ENV, "LOG_LEVEL": "WARNING", "PYTHONHASHSEED": "0", **env},
+            env={
+                **os.environ,
+                **SERVER_ENV,
+                "LOG_LEVEL": "WARNING",
+                "PYTHONHASHSEED": "0",
+                "PROMETHEUS_MULTIPROC_DIR": str(metrics),
+                **env,
+            },
             capture_output=True,
             text=True,
             check=False,
@@ -189,6 +200,7 @@ def per_request(case: tuple[str, str, str, dict[str, str], str], files: dict[str
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--child", nargs=5, metavar=("APP", "PATH", "KEYS", "WHICH", "COUNT"))
+    parser.add_argument("--case", help="only the cases whose label starts with this")
     options = parser.parse_args()
     if options.child:
         app, path, keys_file, keys, count = options.child
@@ -202,17 +214,20 @@ def main() -> None:
     files = {ONE: str(work / "one.txt"), ROTATION: str(work / "crowd.txt")}
     Path(files[ONE]).write_text(issue_key() + "\n")
     Path(files[ROTATION]).write_text("\n".join(crowd.issue_keys(CROWD)) + "\n")
+    cases = [case for case in CASES if case[0].startswith(options.case or "")]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         costs = dict(
             zip(
-                [label for label, *_ in CASES],
-                pool.map(lambda case: per_request(case, files), CASES),
+                [label for label, *_ in cases],
+                pool.map(lambda case: per_request(case, files), cases),
                 strict=True,
             )
         )
     print(f"{'':40} instructions per request ({N} after {WARMUP} of warm-up)")
     for label, cost in costs.items():
         print(f"{label:40} {cost:>12,}")
+    if len(cases) < len(CASES):
+        return
     whole, off = costs[WHOLE], costs[OPEN]
     print(f"{'list: keys + limits (whole less off)':40} {whole - off:>12,}")
     print(f"{'list: of which the bare round trip':40} {costs[BARE_ROUND_TRIP] - off:>12,}")
