@@ -1,5 +1,5 @@
-"""The workers' tasks (Celery): ``dispatch`` every second (``petstore.celery``), one
-``deliver`` per due delivery, ``purge`` every hour."""
+"""The workers' tasks (Celery): ``dispatch`` every second (``petstore.celery``), a ``deliver``
+for each delivery it leases (which goes on with its endpoint's next), ``purge`` every hour."""
 
 from __future__ import annotations
 
@@ -57,6 +57,9 @@ def deliver(delivery_id: int) -> None:
         delivery_id, *others = following
         for other in others:
             deliver.delay(other)
+    else:
+        # This task's run is over; the next delivery, leased already, goes to another.
+        deliver.delay(delivery_id)
 
 
 @shared_task
