@@ -24,7 +24,11 @@ class EventSerializer(serializers.Serializer):
 
     @staticmethod
     def of(event: Event) -> dict[str, Any]:
-        return dict(EventSerializer().to_representation(event))
+        return dict(_SHAPE.to_representation(event))
+
+
+# One instance for every event: a serializer's fields are bound once, not for each row.
+_SHAPE = EventSerializer()
 
 
 class EventTypeListField(QueryCharField):

@@ -104,11 +104,17 @@ class Delivery(models.Model):
                 name="delivery_due_idx",
                 condition=models.Q(state=DeliveryState.PENDING),
             ),
-            # An endpoint's due deliveries, and those in flight, when its next is leased.
+            # An endpoint's due deliveries, when its next is leased…
             models.Index(
                 fields=("endpoint", "next_attempt_at"),
                 name="delivery_endpoint_due_idx",
                 condition=models.Q(state=DeliveryState.PENDING),
+            ),
+            # …and those it has in flight (webhooks.services.lease_due).
+            models.Index(
+                fields=("endpoint",),
+                name="delivery_in_flight_idx",
+                condition=models.Q(state=DeliveryState.PENDING, leased_until__isnull=False),
             ),
         ]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from functools import cache
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, Count, F, OuterRef, Subquery, Value, When, Window
-from django.db.models.functions import Coalesce, RowNumber
+from django.db.models import Q
 from django.utils import timezone
 
 from apikeys.models import Account
@@ -111,63 +111,65 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
     of endpoints neither disabled nor paused, and no more per endpoint than
     ``PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY`` in flight (one while it is on trial after a
     pause), so that a slow receiver holds no more than that of the workers. ``endpoint_id``:
-    that endpoint's next only."""
+    that endpoint's next only (a worker going on with it). One statement."""
     now = now or timezone.now()
     lease = timedelta(seconds=settings.PETSTORE_WEBHOOK_LEASE_SECONDS)
-    with transaction.atomic():
-        # The endpoints' rows are locked while their deliveries are counted and leased, so
-        # that two passes cannot both take an endpoint's last free place.
-        ready = Endpoint.objects.select_for_update(skip_locked=True).filter(enabled=True)
-        ready = ready.exclude(paused_until__gt=now)
-        if endpoint_id is not None:
-            ready = ready.filter(pk=endpoint_id)
-        else:
-            due_somewhere = Delivery.objects.filter(
-                state=DeliveryState.PENDING, next_attempt_at__lte=now
-            ).values("endpoint_id")
-            ready = ready.filter(pk__in=due_somewhere)
-        endpoints = list(ready.values_list("pk", flat=True))
-        if not endpoints:
-            return []
-        in_flight = (
-            Delivery.objects.filter(
-                endpoint_id=OuterRef("endpoint_id"),
-                state=DeliveryState.PENDING,
-                leased_until__gt=now,
-            )
-            .order_by()
-            .values("endpoint_id")
-            .annotate(count=Count("pk"))
-            .values("count")
+    connection = transaction.get_connection()
+    params = {
+        "now": now,
+        "until": now + lease,
+        "trial_after": settings.PETSTORE_WEBHOOK_PAUSE_AFTER,
+        "places": settings.PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY,
+        "endpoint": endpoint_id,
+        "batch": BATCH,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_lease_sql(connection.vendor, endpoint_id is not None), params)
+        return [int(row[0]) for row in cursor.fetchall()]
+
+
+@cache
+def _lease_sql(vendor: str, one_endpoint: bool) -> str:
+    # Written by hand: the ORM cannot lock the endpoints, number each one's due deliveries and
+    # lease the first of them in one statement. Only names from the models are formatted in.
+    delivery, endpoint = Delivery._meta.db_table, Endpoint._meta.db_table
+    pending = DeliveryState.PENDING.value
+    if one_endpoint:
+        which = "e.id = %(endpoint)s"
+    else:
+        which = (
+            f"e.id IN (SELECT endpoint_id FROM {delivery} "  # noqa: S608
+            f"WHERE state = '{pending}' AND next_attempt_at <= %(now)s)"
         )
-        places = Case(
-            When(
-                endpoint__failures__gte=settings.PETSTORE_WEBHOOK_PAUSE_AFTER,
-                then=Value(1),  # on trial
-            ),
-            default=Value(settings.PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY),
-        )
-        due = list(
-            Delivery.objects.filter(
-                endpoint_id__in=endpoints,
-                state=DeliveryState.PENDING,
-                next_attempt_at__lte=now,
-            )
-            .exclude(leased_until__gt=now)
-            .annotate(
-                turn=Window(
-                    RowNumber(),
-                    partition_by=[F("endpoint_id")],
-                    order_by=[F("next_attempt_at").asc(), F("pk").asc()],
-                ),
-                free=places - Coalesce(Subquery(in_flight), Value(0)),
-            )
-            .filter(turn__lte=F("free"))
-            .order_by("next_attempt_at")
-            .values_list("pk", flat=True)[:BATCH]
-        )
-        Delivery.objects.filter(pk__in=due).update(leased_until=now + lease)
-    return due
+    # The endpoints' rows are locked while their places are counted, so that two passes cannot
+    # both take an endpoint's last; dispatch's pass leaves an endpoint locked by another.
+    lock = ""
+    if vendor == "postgresql":
+        lock = "FOR UPDATE" if one_endpoint else "FOR UPDATE SKIP LOCKED"
+    return (
+        f"UPDATE {delivery} SET leased_until = %(until)s WHERE id IN ("  # noqa: S608
+        " WITH ready AS ("
+        "  SELECT e.id, CASE WHEN e.failures >= %(trial_after)s THEN 1 ELSE %(places)s END"
+        "  AS places"
+        f"  FROM {endpoint} e"
+        "  WHERE e.enabled AND (e.paused_until IS NULL OR e.paused_until <= %(now)s)"
+        f"  AND {which} {lock}),"
+        " busy AS ("
+        f"  SELECT endpoint_id, count(*) AS n FROM {delivery}"
+        f"  WHERE state = '{pending}' AND leased_until > %(now)s"
+        "  AND endpoint_id IN (SELECT id FROM ready) GROUP BY endpoint_id),"
+        " due AS ("
+        "  SELECT d.id, d.endpoint_id, d.next_attempt_at, row_number() OVER ("
+        "   PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS turn"
+        f"  FROM {delivery} d JOIN ready ON ready.id = d.endpoint_id"
+        f"  WHERE d.state = '{pending}' AND d.next_attempt_at <= %(now)s"
+        "  AND (d.leased_until IS NULL OR d.leased_until <= %(now)s))"
+        " SELECT due.id FROM due JOIN ready ON ready.id = due.endpoint_id"
+        " LEFT JOIN busy ON busy.endpoint_id = due.endpoint_id"
+        " WHERE due.turn <= ready.places - COALESCE(busy.n, 0)"
+        " ORDER BY due.next_attempt_at LIMIT %(batch)s"
+        ") RETURNING id"
+    )
 
 
 def record(delivery: Delivery, attempt: Attempt, now: datetime | None = None) -> None:
@@ -178,49 +180,61 @@ def record(delivery: Delivery, attempt: Attempt, now: datetime | None = None) ->
     The endpoint's circuit breaker counts its failed attempts in a row (no answer, 5xx, 429):
     from ``PETSTORE_WEBHOOK_PAUSE_AFTER`` on it is paused, and what it is owed waits without
     spending its schedule; a ``Retry-After`` on a 429 or 503 pauses it as asked (at most an
-    hour); a success resumes it."""
+    hour); a success resumes it. A success costs two UPDATEs."""
     now = now or timezone.now()
     schedule = settings.PETSTORE_WEBHOOK_RETRY_SECONDS
     delivery.last_attempt_at, delivery.last_status = now, attempt.status
     delivery.last_error, delivery.leased_until = attempt.error, None
-    with transaction.atomic():
-        endpoint = Endpoint.objects.select_for_update().get(pk=delivery.endpoint_id)
-        paused = _trip(endpoint, attempt, now)
-        if attempt.delivered:
-            delivery.attempts += 1
-            delivery.state, delivery.next_attempt_at = DeliveryState.DELIVERED, None
-        elif attempt.status == 410:
-            delivery.attempts += 1
+    paused = False
+    if attempt.delivered:
+        Endpoint.objects.filter(pk=delivery.endpoint_id).filter(
+            Q(failures__gt=0) | Q(paused_until__isnull=False)
+        ).update(failures=0, failing_since=None, paused_until=None)
+    elif attempt.counts_against_receiver or attempt.retry_after is not None:
+        with transaction.atomic():
+            endpoint = Endpoint.objects.select_for_update().get(pk=delivery.endpoint_id)
+            paused = _trip(endpoint, attempt, now)
+            endpoint.save(update_fields=["failures", "failing_since", "paused_until"])
+        delivery.endpoint = endpoint  # the caller's instance shows what was recorded
+    if attempt.delivered:
+        delivery.attempts += 1
+        delivery.state, delivery.next_attempt_at = DeliveryState.DELIVERED, None
+    elif attempt.status == 410:
+        delivery.attempts += 1
+        delivery.state, delivery.next_attempt_at = DeliveryState.FAILED, None
+    elif paused:
+        delivery.next_attempt_at = now  # due, and sent once the endpoint resumes
+    else:
+        delivery.attempts += 1
+        if delivery.attempts > len(schedule):
             delivery.state, delivery.next_attempt_at = DeliveryState.FAILED, None
-        elif paused:
-            delivery.next_attempt_at = now  # due, and sent once the endpoint resumes
         else:
-            delivery.attempts += 1
-            if delivery.attempts > len(schedule):
-                delivery.state, delivery.next_attempt_at = DeliveryState.FAILED, None
-            else:
-                wait = schedule[delivery.attempts - 1] * random.uniform(0.9, 1.1)  # noqa: S311
-                delivery.next_attempt_at = now + timedelta(seconds=wait)
-        delivery.save()
-        if attempt.status == 410:
-            endpoint.enabled, endpoint.disabled_reason = False, "The endpoint answered 410 Gone."
-        elif delivery.state == DeliveryState.FAILED and not _delivered_since(delivery):
-            endpoint.enabled = False
-            endpoint.disabled_reason = "Every delivery failed through the schedule."
-        elif paused and now - (endpoint.failing_since or now) > timedelta(seconds=sum(schedule)):
-            endpoint.enabled = False
-            endpoint.disabled_reason = "No delivery succeeded for as long as the schedule lasts."
-        endpoint.save(
-            update_fields=[
-                "failures",
-                "failing_since",
-                "paused_until",
-                "enabled",
-                "disabled_reason",
-            ]
+            wait = schedule[delivery.attempts - 1] * random.uniform(0.9, 1.1)  # noqa: S311
+            delivery.next_attempt_at = now + timedelta(seconds=wait)
+    delivery.save(update_fields=_RECORDED)
+    if attempt.status == 410:
+        endpoint_set_enabled(delivery.endpoint, False, "The endpoint answered 410 Gone.")
+    elif delivery.state == DeliveryState.FAILED and not _delivered_since(delivery):
+        endpoint_set_enabled(
+            delivery.endpoint, False, "Every delivery failed through the schedule."
         )
-    # The endpoint instance the caller holds shows what was recorded.
-    delivery.endpoint = endpoint
+    elif paused and now - (delivery.endpoint.failing_since or now) > timedelta(
+        seconds=sum(schedule)
+    ):
+        endpoint_set_enabled(
+            delivery.endpoint, False, "No delivery succeeded for as long as the schedule lasts."
+        )
+
+
+_RECORDED = [
+    "state",
+    "attempts",
+    "next_attempt_at",
+    "leased_until",
+    "last_attempt_at",
+    "last_status",
+    "last_error",
+]
 
 
 def _trip(endpoint: Endpoint, attempt: Attempt, now: datetime) -> bool:
