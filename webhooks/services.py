@@ -114,7 +114,6 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
     that endpoint's next only (a worker going on with it). One statement."""
     now = now or timezone.now()
     lease = timedelta(seconds=settings.PETSTORE_WEBHOOK_LEASE_SECONDS)
-    connection = transaction.get_connection()
     params = {
         "now": now,
         "until": now + lease,
@@ -123,47 +122,68 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
         "endpoint": endpoint_id,
         "batch": BATCH,
     }
-    with connection.cursor() as cursor:
-        cursor.execute(_lease_sql(connection.vendor, endpoint_id is not None), params)
-        return [int(row[0]) for row in cursor.fetchall()]
+    with transaction.atomic():
+        connection = transaction.get_connection()
+        with connection.cursor() as cursor:
+            # The endpoints' rows are locked first, and their places counted by the next
+            # statement, which sees every lease committed before: two passes cannot both take
+            # an endpoint's last place. Dispatch's pass leaves an endpoint locked by another.
+            cursor.execute(_ready_sql(connection.vendor, endpoint_id is not None), params)
+            ready = [int(row[0]) for row in cursor.fetchall()]
+            if not ready:
+                return []
+            cursor.execute(_lease_sql(len(ready)), {**params, **_named(ready)})
+            return [int(row[0]) for row in cursor.fetchall()]
+
+
+def _named(ids: list[int]) -> dict[str, int]:
+    return {f"e{n}": value for n, value in enumerate(ids)}
 
 
 @cache
-def _lease_sql(vendor: str, one_endpoint: bool) -> str:
-    # Written by hand: the ORM cannot lock the endpoints, number each one's due deliveries and
-    # lease the first of them in one statement. Only names from the models are formatted in.
+def _ready_sql(vendor: str, one_endpoint: bool) -> str:
     delivery, endpoint = Delivery._meta.db_table, Endpoint._meta.db_table
-    pending = DeliveryState.PENDING.value
     if one_endpoint:
-        which = "e.id = %(endpoint)s"
+        which = "id = %(endpoint)s"
     else:
         which = (
-            f"e.id IN (SELECT endpoint_id FROM {delivery} "  # noqa: S608
-            f"WHERE state = '{pending}' AND next_attempt_at <= %(now)s)"
+            f"id IN (SELECT endpoint_id FROM {delivery} "  # noqa: S608
+            f"WHERE state = '{DeliveryState.PENDING.value}' AND next_attempt_at <= %(now)s)"
         )
-    # The endpoints' rows are locked while their places are counted, so that two passes cannot
-    # both take an endpoint's last; dispatch's pass leaves an endpoint locked by another.
     lock = ""
     if vendor == "postgresql":
         lock = "FOR UPDATE" if one_endpoint else "FOR UPDATE SKIP LOCKED"
     return (
-        f"UPDATE {delivery} SET leased_until = %(until)s WHERE id IN ("  # noqa: S608
+        f"SELECT id FROM {endpoint} WHERE enabled "  # noqa: S608
+        f"AND (paused_until IS NULL OR paused_until <= %(now)s) AND {which} "
+        f"ORDER BY id LIMIT %(batch)s {lock}"
+    )
+
+
+@cache
+def _lease_sql(endpoints: int) -> str:
+    # Written by hand: the ORM cannot number each endpoint's due deliveries and lease the first
+    # of them in one statement. Only names from the models are formatted in.
+    delivery, endpoint = Delivery._meta.db_table, Endpoint._meta.db_table
+    pending = DeliveryState.PENDING.value
+    ready = ", ".join(f"%(e{n})s" for n in range(endpoints))
+    leasable = (
+        f"state = '{pending}' AND next_attempt_at <= %(now)s "
+        "AND (leased_until IS NULL OR leased_until <= %(now)s)"
+    )
+    return (
+        f"UPDATE {delivery} SET leased_until = %(until)s WHERE {leasable} AND id IN ("  # noqa: S608
         " WITH ready AS ("
-        "  SELECT e.id, CASE WHEN e.failures >= %(trial_after)s THEN 1 ELSE %(places)s END"
-        "  AS places"
-        f"  FROM {endpoint} e"
-        "  WHERE e.enabled AND (e.paused_until IS NULL OR e.paused_until <= %(now)s)"
-        f"  AND {which} {lock}),"
+        "  SELECT id, CASE WHEN failures >= %(trial_after)s THEN 1 ELSE %(places)s END AS places"
+        f"  FROM {endpoint} WHERE id IN ({ready})),"
         " busy AS ("
         f"  SELECT endpoint_id, count(*) AS n FROM {delivery}"
         f"  WHERE state = '{pending}' AND leased_until > %(now)s"
-        "  AND endpoint_id IN (SELECT id FROM ready) GROUP BY endpoint_id),"
+        f"  AND endpoint_id IN ({ready}) GROUP BY endpoint_id),"
         " due AS ("
-        "  SELECT d.id, d.endpoint_id, d.next_attempt_at, row_number() OVER ("
-        "   PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS turn"
-        f"  FROM {delivery} d JOIN ready ON ready.id = d.endpoint_id"
-        f"  WHERE d.state = '{pending}' AND d.next_attempt_at <= %(now)s"
-        "  AND (d.leased_until IS NULL OR d.leased_until <= %(now)s))"
+        "  SELECT id, endpoint_id, next_attempt_at, row_number() OVER ("
+        "   PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS turn"
+        f"  FROM {delivery} WHERE endpoint_id IN ({ready}) AND {leasable})"
         " SELECT due.id FROM due JOIN ready ON ready.id = due.endpoint_id"
         " LEFT JOIN busy ON busy.endpoint_id = due.endpoint_id"
         " WHERE due.turn <= ready.places - COALESCE(busy.n, 0)"
