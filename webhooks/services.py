@@ -167,28 +167,35 @@ def _lease_sql(endpoints: int) -> str:
     delivery, endpoint = Delivery._meta.db_table, Endpoint._meta.db_table
     pending = DeliveryState.PENDING.value
     ready = ", ".join(f"%(e{n})s" for n in range(endpoints))
-    leasable = (
-        f"state = '{pending}' AND next_attempt_at <= %(now)s "
-        "AND (leased_until IS NULL OR leased_until <= %(now)s)"
-    )
+
+    def leasable(table: str) -> str:
+        return (
+            f"{table}.state = '{pending}' AND {table}.next_attempt_at <= %(now)s "
+            f"AND ({table}.leased_until IS NULL OR {table}.leased_until <= %(now)s)"
+        )
+
+    # Numbered once, in a CTE of its own, then leased by primary key. Every pass that leases an
+    # endpoint's deliveries holds its row (lease_due): none can have leased these meanwhile.
     return (
-        f"UPDATE {delivery} SET leased_until = %(until)s WHERE {leasable} AND id IN ("  # noqa: S608
-        " WITH ready AS ("
-        "  SELECT id, CASE WHEN failures >= %(trial_after)s THEN 1 ELSE %(places)s END AS places"
-        f"  FROM {endpoint} WHERE id IN ({ready})),"
-        " busy AS ("
-        f"  SELECT endpoint_id, count(*) AS n FROM {delivery}"
-        f"  WHERE state = '{pending}' AND leased_until > %(now)s"
-        f"  AND endpoint_id IN ({ready}) GROUP BY endpoint_id),"
-        " due AS ("
-        "  SELECT id, endpoint_id, next_attempt_at, row_number() OVER ("
-        "   PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS turn"
-        f"  FROM {delivery} WHERE endpoint_id IN ({ready}) AND {leasable})"
+        "WITH ready AS ("  # noqa: S608
+        " SELECT id, CASE WHEN failures >= %(trial_after)s THEN 1 ELSE %(places)s END AS places"
+        f" FROM {endpoint} WHERE id IN ({ready})), "
+        "busy AS ("
+        f" SELECT endpoint_id, count(*) AS n FROM {delivery}"
+        f" WHERE state = '{pending}' AND leased_until > %(now)s"
+        f" AND endpoint_id IN ({ready}) GROUP BY endpoint_id), "
+        "due AS ("
+        " SELECT d.id, d.endpoint_id, d.next_attempt_at, row_number() OVER ("
+        "  PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS turn"
+        f" FROM {delivery} d WHERE d.endpoint_id IN ({ready}) AND {leasable('d')}), "
+        "picked AS MATERIALIZED ("
         " SELECT due.id FROM due JOIN ready ON ready.id = due.endpoint_id"
         " LEFT JOIN busy ON busy.endpoint_id = due.endpoint_id"
         " WHERE due.turn <= ready.places - COALESCE(busy.n, 0)"
-        " ORDER BY due.next_attempt_at LIMIT %(batch)s"
-        ") RETURNING id"
+        " ORDER BY due.next_attempt_at LIMIT %(batch)s) "
+        f"UPDATE {delivery} SET leased_until = %(until)s FROM picked "
+        f"WHERE {delivery}.id = picked.id "
+        f"RETURNING {delivery}.id"
     )
 
 
