@@ -1,4 +1,4 @@
-"""The workers' tasks (Celery): ``dispatch`` every second (``petstore.celery``), a ``deliver``
+"""The workers' tasks (Celery): ``dispatch`` every half second (``petstore.celery``), a ``deliver``
 for each delivery it leases (which goes on with its endpoint's next), ``purge`` every hour."""
 
 from __future__ import annotations
