@@ -123,7 +123,10 @@ def start(name: str) -> subprocess.Popen[bytes]:
         "floor": "bench.floor:application",
         "bare": "bench.bare:application",
     }.get(name, "petstore.wsgi:application")
-    env = {**os.environ, **SERVER_ENV}
+    # Metrics written to files, as deployed (deploy.serve): prometheus-client's multiprocess
+    # mode, a fresh directory per server.
+    metrics = tempfile.mkdtemp(prefix=f"petstore-bench-metrics-{name}-")
+    env = {**os.environ, **SERVER_ENV, "PROMETHEUS_MULTIPROC_DIR": metrics}
     if name in ("open", "bare"):
         env["PETSTORE_OPEN_FOR_BENCHMARK"] = "1"
     log = (ROOT / "bench" / "results" / f"{name}.log").open("ab")
