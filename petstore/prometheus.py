@@ -30,7 +30,7 @@ from prometheus_client import (
 
 from petstore.addresses import client_address
 from petstore.errors import error_response
-from petstore.metrics import REQUEST_SECONDS, REQUESTS
+from petstore.metrics import REQUEST_SECONDS, REQUESTS, labelled
 
 
 class RequestMetricsMiddleware:
@@ -44,8 +44,8 @@ class RequestMetricsMiddleware:
         response = self.get_response(request)
         route = route_name(request)
         method = request.method if request.method in _METHODS else "other"
-        REQUESTS.labels(route, method, str(response.status_code)).inc()
-        REQUEST_SECONDS.labels(route, method).observe(time.perf_counter() - started)
+        labelled(REQUESTS, route, method, str(response.status_code)).inc()
+        labelled(REQUEST_SECONDS, route, method).observe(time.perf_counter() - started)
         return response
 
 

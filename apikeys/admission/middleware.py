@@ -16,7 +16,7 @@ from apikeys.admission.admit import admit
 from apikeys.admission.result import Admission, ApiRequest, ForeignOrigin
 from apikeys.limiter import PEEK_WINDOW
 from petstore.errors import error_response, is_api_path
-from petstore.metrics import ADMISSIONS
+from petstore.metrics import ADMISSIONS, labelled
 
 logger = logging.getLogger("petstore.ratelimit")
 
@@ -30,7 +30,7 @@ class AdmissionMiddleware:
             return self.get_response(request)
         admission = cast(ApiRequest, request).admission = admit(request)
         plan = admission.key.plan[1] if admission.key else "none"
-        ADMISSIONS.labels(outcome(admission), plan).inc()
+        labelled(ADMISSIONS, outcome(admission), plan).inc()
         response: HttpResponse
         if not admission.decision.allowed:
             response = refusal(admission)
