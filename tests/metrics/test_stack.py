@@ -96,41 +96,20 @@ def test_a_scrape_counts_every_request_its_outcome_and_the_webhooks(stack, make_
     for _ in range(3):
         expect("category-list", "GET", call(stack, "GET", "/v1/categories", limited))
     expect("unmatched", "GET", call(stack, "GET", "/nowhere"))
+
+    def subscribe_and_add_a_pet(name: str) -> None:
+        body = {"url": f"{receiver.url}?{name}", "events": ["pet.created"]}
+        expect(
+            "webhook-endpoint-list", "POST", call(stack, "POST", "/v1/webhook_endpoints", key, body)
+        )
+        pet = {"name": name, "categoryId": dog.pk}
+        expect("pet-list", "POST", call(stack, "POST", "/v1/pets", key, pet))
+
     receiver.answers.put(410)  # the first delivery fails, and disables its endpoint…
-    expect(
-        "webhook-endpoint-list",
-        "POST",
-        call(
-            stack,
-            "POST",
-            "/v1/webhook_endpoints",
-            key,
-            {"url": receiver.url + "?gone", "events": ["pet.created"]},
-        ),
-    )
-    expect(
-        "pet-list",
-        "POST",
-        call(stack, "POST", "/v1/pets", key, {"name": "Rex", "categoryId": dog.pk}),
-    )
+    subscribe_and_add_a_pet("Rex")
     receiver.wait_for(lambda got: len(got) == 1, seconds=10)
     # …and the next, to an endpoint of its own, is delivered.
-    expect(
-        "webhook-endpoint-list",
-        "POST",
-        call(
-            stack,
-            "POST",
-            "/v1/webhook_endpoints",
-            key,
-            {"url": receiver.url + "?ok", "events": ["pet.created"]},
-        ),
-    )
-    expect(
-        "pet-list",
-        "POST",
-        call(stack, "POST", "/v1/pets", key, {"name": "Max", "categoryId": dog.pk}),
-    )
+    subscribe_and_add_a_pet("Max")
     receiver.wait_for(lambda got: len(got) == 2, seconds=10)
     time.sleep(1)  # the worker records the attempt after the receiver has answered
 

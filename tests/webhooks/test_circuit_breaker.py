@@ -4,7 +4,7 @@ do not raise."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django.db import connection
@@ -12,12 +12,19 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from events.models import Event
+from tests.conftest import CLOCK_START
 from webhooks import services
 from webhooks.delivery import Attempt, seconds_to_wait
 from webhooks.models import Delivery, DeliveryState, Endpoint, EndpointState
 
-NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+NOW = CLOCK_START  # every test here runs on the fixed clock
+
 TIMEOUT = Attempt(None, "ReadTimeoutError")
+
+
+@pytest.fixture(autouse=True)
+def _still(clock) -> None:
+    """Every clock the code reads stands at NOW."""
 
 
 @pytest.fixture
@@ -124,8 +131,8 @@ def test_retry_after_pauses_the_endpoint_as_asked(endpoint, status, retry_after,
 
 def test_retry_after_is_seconds_or_an_http_date():
     assert seconds_to_wait("120", NOW) == 120
-    assert seconds_to_wait("Wed, 25 Nov 2026 12:02:00 GMT", NOW) == 120
-    assert seconds_to_wait("Wed, 25 Nov 2026 11:00:00 GMT", NOW) == 0
+    assert seconds_to_wait("Sat, 21 Nov 2026 12:32:20 GMT", NOW) == 120
+    assert seconds_to_wait("Sat, 21 Nov 2026 11:00:00 GMT", NOW) == 0
     assert seconds_to_wait("soon", NOW) is None
 
 
