@@ -18,24 +18,17 @@ def event_page(
     """Up to ``limit`` of the events of ``types`` the account may see, after position ``after``
     (or, from a cursor issued before positions, after the event its second number names)."""
     since = timezone.now() - timedelta(days=KEPT_DAYS)
-    position = _position_after(after)
+    after_it = Event.objects.filter(position__gt=_position_after(after), created_at__gte=since)
     if connection.vendor != "postgresql" or not types:
-        events = Event.objects.filter(
-            Q(account_id__isnull=True) | Q(account_id=account_id),
-            type__in=types,
-            position__gt=position,
-            created_at__gte=since,
-        )
-        return list(events.order_by("position")[:limit])
+        mine = Q(account_id__isnull=True) | Q(account_id=account_id)
+        return list(after_it.filter(mine, type__in=types).order_by("position")[:limit])
     # PostgreSQL reads each type from its own index in the feed's order (events.models), up to
     # ``limit`` of each, and keeps the first ``limit``: a page costs the same whatever the
     # table holds of other types or other accounts.
     branches = [
-        Event.objects.filter(
+        after_it.filter(
             Q(account__isnull=True) if kind in SHARED_TYPES else Q(account_id=account_id),
             type=kind,
-            position__gt=position,
-            created_at__gte=since,
         ).order_by("position")[:limit]
         for kind in types
     ]

@@ -6,6 +6,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -59,8 +60,10 @@ class Receiver:
             time.sleep(0.05)
 
 
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
+@contextmanager
+def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
+    """A receiver on loopback, for as long as the block lasts. With ``hang``, every POST is
+    recorded and never answered until ``hang`` is set (or a minute has passed)."""
     holder: dict[str, Receiver] = {}
 
     class Handler(BaseHTTPRequestHandler):
@@ -68,6 +71,9 @@ def receiver() -> Iterator[Receiver]:
             mine = holder["receiver"]
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             mine.received.append(Delivered(self.path, dict(self.headers.items()), body))
+            if hang is not None:
+                hang.wait(60)
+                return
             try:
                 answer = mine.answers.get_nowait()
             except queue.Empty:
@@ -95,40 +101,27 @@ def receiver() -> Iterator[Receiver]:
     holder["receiver"] = Receiver(server)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield holder["receiver"]
-    server.shutdown()
-    server.server_close()
+    try:
+        yield holder["receiver"]
+    finally:
+        if hang is not None:
+            hang.set()
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """Records every POST; answers each with the next of its ``answers`` (then 200)."""
+    with _serving() as serving:
+        yield serving
 
 
 @pytest.fixture
 def hanging_receiver() -> Iterator[Receiver]:
-    """A receiver that records each POST and never answers it (until the test ends, or a
-    minute has passed)."""
-    ended = threading.Event()
-    holder: dict[str, Receiver] = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            holder["receiver"].received.append(
-                Delivered(self.path, dict(self.headers.items()), body)
-            )
-            ended.wait(60)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    class Server(ThreadingHTTPServer):
-        daemon_threads = True
-
-    server = Server(("127.0.0.1", 0), Handler)
-    holder["receiver"] = Receiver(server)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield holder["receiver"]
-    ended.set()
-    server.shutdown()
-    server.server_close()
+    """Records every POST and never answers it (until the test ends, or a minute has passed)."""
+    with _serving(hang=threading.Event()) as serving:
+        yield serving
 
 
 def worker_env(**extra: str) -> dict[str, str]:
