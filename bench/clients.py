@@ -2,8 +2,8 @@
 measured side by side on loopback, so that we choose by numbers:
 
   gevent   what we ship: Celery's gevent pool, each greenlet posting with urllib3 as
-           webhooks.delivery.attempt does (a new HTTPConnectionPool, so a new connection, per
-           attempt; retries and redirects off; 5 s to connect, 15 s to answer), the pool's
+           webhooks.delivery.Sender does (here a new HTTPConnectionPool, so a new connection,
+           per attempt; retries and redirects off; 5 s to connect, 15 s to answer), the pool's
            concurrency limit played by a gevent.pool.Pool;
   asyncio  an asyncio HTTP client inside a task: one httpx.AsyncClient, keep-alive off (a new
            connection per POST, as ours), asyncio.gather over the attempts, a semaphore as the

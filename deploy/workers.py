@@ -1,5 +1,5 @@
 """The task queue's workers (Celery, ``petstore.celery``): one worker with its beat (the
-schedule that runs ``dispatch`` every half second), delivering webhooks from ``concurrency``
+schedule that runs ``dispatch`` every quarter second), delivering webhooks from ``concurrency``
 greenlets (gevent) that share a pool of database connections. More workers, on any host, share
 the same Redis; the beat runs beside one of them only."""
 

@@ -16,7 +16,7 @@ app = Celery("petstore")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 app.conf.beat_schedule = {
-    "dispatch": {"task": "webhooks.tasks.dispatch", "schedule": 0.5},
+    "dispatch": {"task": "webhooks.tasks.dispatch", "schedule": 0.25},
     "purge": {"task": "webhooks.tasks.purge", "schedule": 3600.0},
 }
 

@@ -5,6 +5,7 @@ checked, never to a name resolved anew."""
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 from typing import NamedTuple
@@ -58,6 +59,10 @@ def target(url: str) -> Target:
 
 
 def resolve(host: str, port: int) -> list[IPAddress]:
+    # An address written out is its own answer: no lookup (a worker's goes through a thread).
+    # Other spellings of one ("2130706433", "127.1") are left to getaddrinfo, which reads them.
+    with contextlib.suppress(ValueError):
+        return [ipaddress.ip_address(host)]
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):

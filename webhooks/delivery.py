@@ -1,4 +1,4 @@
-"""One delivery attempt: the event, signed as Standard Webhooks says, posted to the endpoint's
+"""Delivery attempts: each event, signed as Standard Webhooks says, posted to the endpoint's
 checked address, without following redirects; any 2xx within the timeout is delivered."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from standardwebhooks import Webhook
 
 from events.models import Event
 from events.serializers import EventSerializer
-from webhooks.addresses import Refused, target
+from webhooks.addresses import Refused, Target, target
 from webhooks.models import Endpoint
 
 USER_AGENT = "petstore-webhooks/1"
@@ -61,43 +61,68 @@ def signed_headers(secret: str, event_id: str, at: datetime, body: bytes) -> dic
     }
 
 
-def attempt(endpoint: Endpoint, event: Event) -> Attempt:
-    try:
-        where = target(endpoint.url)
-    except Refused as exc:
-        return Attempt(None, f"{REFUSED}{exc}")
-    body = body_of(event)
-    headers = signed_headers(endpoint.secret, event.uid, datetime.now(UTC), body)
-    default_port = 443 if where.scheme == "https" else 80
-    host = f"[{where.host}]" if ":" in where.host else where.host
-    headers["Host"] = host if where.port == default_port else f"{host}:{where.port}"
-    timeout = urllib3.Timeout(
-        connect=settings.PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS,
-        read=settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS,
-    )
-    pool: urllib3.HTTPConnectionPool
-    if where.scheme == "https":
-        pool = urllib3.HTTPSConnectionPool(
-            where.address,
-            where.port,
-            server_hostname=where.host,
-            assert_hostname=where.host,
-            timeout=timeout,
-            retries=False,
+class Sender:
+    """Posts events to one endpoint, each to the address checked for it, over connections kept
+    open between them where the receiver allows."""
+
+    def __init__(self, endpoint: Endpoint) -> None:
+        self.endpoint = endpoint
+        self.pool: urllib3.HTTPConnectionPool | None = None
+        self.timeout = urllib3.Timeout(
+            connect=settings.PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS,
+            read=settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS,
         )
-    else:
-        pool = urllib3.HTTPConnectionPool(where.address, where.port, timeout=timeout, retries=False)
-    try:
-        with pool:
-            response = pool.urlopen(
+
+    def __enter__(self) -> Sender:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.pool is not None:
+            self.pool.close()
+
+    def attempt(self, event: Event) -> Attempt:
+        try:
+            where = target(self.endpoint.url)
+        except Refused as exc:
+            return Attempt(None, f"{REFUSED}{exc}")
+        body = body_of(event)
+        headers = signed_headers(self.endpoint.secret, event.uid, datetime.now(UTC), body)
+        default_port = 443 if where.scheme == "https" else 80
+        host = f"[{where.host}]" if ":" in where.host else where.host
+        headers["Host"] = host if where.port == default_port else f"{host}:{where.port}"
+        try:
+            response = self._pool(where).urlopen(
                 "POST", where.path, body=body, headers=headers, redirect=False, retries=False
             )
-    except urllib3.exceptions.HTTPError as exc:
-        return Attempt(None, f"{type(exc).__name__}: {exc}"[:300])
-    retry_after = None
-    if response.status in (429, 503):
-        retry_after = seconds_to_wait(response.headers.get("Retry-After", ""), datetime.now(UTC))
-    return Attempt(response.status, retry_after=retry_after)
+        except urllib3.exceptions.HTTPError as exc:
+            return Attempt(None, f"{type(exc).__name__}: {exc}"[:300])
+        retry_after = None
+        if response.status in (429, 503):
+            retry_after = seconds_to_wait(
+                response.headers.get("Retry-After", ""), datetime.now(UTC)
+            )
+        return Attempt(response.status, retry_after=retry_after)
+
+    def _pool(self, where: Target) -> urllib3.HTTPConnectionPool:
+        """Connections to the address just checked: those to another are closed."""
+        if self.pool is not None and self.pool.host == where.address:
+            return self.pool
+        if self.pool is not None:
+            self.pool.close()
+        if where.scheme == "https":
+            self.pool = urllib3.HTTPSConnectionPool(
+                where.address,
+                where.port,
+                server_hostname=where.host,
+                assert_hostname=where.host,
+                timeout=self.timeout,
+                retries=False,
+            )
+        else:
+            self.pool = urllib3.HTTPConnectionPool(
+                where.address, where.port, timeout=self.timeout, retries=False
+            )
+        return self.pool
 
 
 def seconds_to_wait(retry_after: str, now: datetime) -> float | None:

@@ -87,6 +87,9 @@ class Delivery(models.Model):
     next_attempt_at = models.DateTimeField(null=True, blank=True)
     # While a worker has it: no other takes it before then.
     leased_until = models.DateTimeField(null=True, blank=True)
+    # Which of the worker's runs holds it (webhooks.services.lease_due): its endpoint's places
+    # in flight are counted in runs.
+    run = models.BigIntegerField(null=True, blank=True, editable=False)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     last_status = models.PositiveIntegerField(null=True, blank=True)  # the HTTP status
     last_error = models.CharField(max_length=300, blank=True)

@@ -4,13 +4,14 @@ worker when due, and after each attempt delivered, tried again later, or failed.
 from __future__ import annotations
 
 import random
+import secrets
 from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from apikeys.models import Account
@@ -24,6 +25,10 @@ if TYPE_CHECKING:
 
 # Events fanned out, and deliveries leased, per pass.
 BATCH = 500
+# Deliveries one lease hands a worker, to be sent one after another: an endpoint's place in
+# flight is a run of them, so that its receiver's pace, not the bookkeeping of each delivery,
+# sets how fast they go.
+RUN = 25
 # The longest a receiver's Retry-After is honoured.
 MAX_RETRY_AFTER_SECONDS = 3600
 
@@ -56,7 +61,7 @@ def endpoint_rotate_secret(endpoint: Endpoint) -> str:
 def redeliver(delivery: Delivery) -> None:
     """Send a delivery again, at once, whatever became of it."""
     Delivery.objects.filter(pk=delivery.pk).update(
-        state=DeliveryState.PENDING, next_attempt_at=timezone.now(), leased_until=None
+        state=DeliveryState.PENDING, next_attempt_at=timezone.now(), leased_until=None, run=None
     )
 
 
@@ -105,13 +110,14 @@ def _fan_out_sql(vendor: str, count: int) -> str:
     )
 
 
-def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) -> list[int]:
-    """The deliveries due now, leased for ``PETSTORE_WEBHOOK_LEASE_SECONDS`` (a worker that
-    dies with one, or a message the broker loses, leaves it due again when the lease ends):
-    of endpoints neither disabled nor paused, and no more per endpoint than
-    ``PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY`` in flight (one while it is on trial after a
-    pause), so that a slow receiver holds no more than that of the workers. ``endpoint_id``:
-    that endpoint's next only (a worker going on with it). One statement."""
+def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) -> list[list[int]]:
+    """The deliveries due now, leased in runs of up to ``RUN`` of an endpoint's, each for
+    ``PETSTORE_WEBHOOK_LEASE_SECONDS`` (a worker that dies with one, or a message the broker
+    loses, leaves it due again when the lease ends): of endpoints neither disabled nor paused,
+    and no more runs per endpoint than ``PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY`` (one while it
+    is on trial after a pause). A run's deliveries are sent one after another, so that a slow
+    receiver holds no more than that of the workers. ``endpoint_id``: that endpoint's next
+    only (a worker going on with it). Returns each run's deliveries, in order."""
     now = now or timezone.now()
     lease = timedelta(seconds=settings.PETSTORE_WEBHOOK_LEASE_SECONDS)
     params = {
@@ -121,6 +127,10 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
         "places": settings.PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY,
         "endpoint": endpoint_id,
         "batch": BATCH,
+        "run": RUN,
+        # A run's name is this number plus its lane among its endpoint's leased now: unlike
+        # any other of the endpoint's runs in flight, which the next lease counts.
+        "runs_from": secrets.randbits(62),
     }
     with transaction.atomic():
         connection = transaction.get_connection()
@@ -133,7 +143,18 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
             if not ready:
                 return []
             cursor.execute(_lease_sql(len(ready)), {**params, **_named(ready)})
-            return [int(row[0]) for row in cursor.fetchall()]
+            runs: dict[tuple[int, int], list[int]] = {}
+            for delivery, endpoint, run in cursor.fetchall():
+                runs.setdefault((endpoint, run), []).append(int(delivery))
+    return [sorted(deliveries) for deliveries in runs.values()]
+
+
+def release(deliveries: list[int]) -> None:
+    """Give back leased deliveries a worker will not attempt: due again at once."""
+    if deliveries:
+        Delivery.objects.filter(pk__in=deliveries, state=DeliveryState.PENDING).update(
+            leased_until=None, run=None
+        )
 
 
 def _named(ids: list[int]) -> dict[str, int]:
@@ -174,28 +195,37 @@ def _lease_sql(endpoints: int) -> str:
             f"AND ({table}.leased_until IS NULL OR {table}.leased_until <= %(now)s)"
         )
 
-    # Numbered once, in a CTE of its own, then leased by primary key. Every pass that leases an
-    # endpoint's deliveries holds its row (lease_due): none can have leased these meanwhile.
+    # Numbered once, in a CTE of its own, then leased by primary key: an endpoint's due
+    # deliveries are dealt in turn to a run for each of its places, up to RUN each, and the
+    # runs of its free places are leased (a worker coming back for more leaves the rest to its
+    # other places'). Only the due deliveries of endpoints with a place free are read: what a
+    # hanging receiver is owed piles up unread. Every pass that leases an endpoint's
+    # deliveries holds its row (lease_due): none can have leased these meanwhile.
     return (
         "WITH ready AS ("  # noqa: S608
         " SELECT id, CASE WHEN failures >= %(trial_after)s THEN 1 ELSE %(places)s END AS places"
         f" FROM {endpoint} WHERE id IN ({ready})), "
         "busy AS ("
-        f" SELECT endpoint_id, count(*) AS n FROM {delivery}"
+        f" SELECT endpoint_id, count(DISTINCT run) AS n FROM {delivery}"
         f" WHERE state = '{pending}' AND leased_until > %(now)s"
         f" AND endpoint_id IN ({ready}) GROUP BY endpoint_id), "
+        "room AS ("
+        " SELECT ready.id, ready.places, ready.places - COALESCE(busy.n, 0) AS free"
+        " FROM ready LEFT JOIN busy ON busy.endpoint_id = ready.id"
+        " WHERE ready.places > COALESCE(busy.n, 0)), "
         "due AS ("
         " SELECT d.id, d.endpoint_id, d.next_attempt_at, row_number() OVER ("
-        "  PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS turn"
-        f" FROM {delivery} d WHERE d.endpoint_id IN ({ready}) AND {leasable('d')}), "
+        "  PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) - 1 AS turn"
+        f" FROM {delivery} d WHERE d.endpoint_id IN (SELECT id FROM room) AND {leasable('d')}), "
         "picked AS MATERIALIZED ("
-        " SELECT due.id FROM due JOIN ready ON ready.id = due.endpoint_id"
-        " LEFT JOIN busy ON busy.endpoint_id = due.endpoint_id"
-        " WHERE due.turn <= ready.places - COALESCE(busy.n, 0)"
+        " SELECT due.id, due.turn %% room.places AS lane"
+        " FROM due JOIN room ON room.id = due.endpoint_id"
+        " WHERE due.turn %% room.places < room.free AND due.turn < room.places * %(run)s"
         " ORDER BY due.next_attempt_at LIMIT %(batch)s) "
-        f"UPDATE {delivery} SET leased_until = %(until)s FROM picked "
+        f"UPDATE {delivery} SET leased_until = %(until)s,"
+        " run = %(runs_from)s + picked.lane FROM picked "
         f"WHERE {delivery}.id = picked.id "
-        f"RETURNING {delivery}.id"
+        f"RETURNING {delivery}.id, {delivery}.endpoint_id, {delivery}.run"
     )
 
 
@@ -211,7 +241,7 @@ def record(delivery: Delivery, attempt: Attempt, now: datetime | None = None) ->
     now = now or timezone.now()
     schedule = settings.PETSTORE_WEBHOOK_RETRY_SECONDS
     delivery.last_attempt_at, delivery.last_status = now, attempt.status
-    delivery.last_error, delivery.leased_until = attempt.error, None
+    delivery.last_error, delivery.leased_until, delivery.run = attempt.error, None, None
     paused = False
     if attempt.delivered:
         Endpoint.objects.filter(pk=delivery.endpoint_id).filter(
@@ -258,10 +288,38 @@ _RECORDED = [
     "attempts",
     "next_attempt_at",
     "leased_until",
+    "run",
     "last_attempt_at",
     "last_status",
     "last_error",
 ]
+
+
+def record_delivered(
+    endpoint_id: int, delivered: list[tuple[int, int | None]], now: datetime
+) -> None:
+    """A run's deliveries that arrived, as (delivery, HTTP status): as ``record`` records
+    each, in an UPDATE for each status (one, usually) and one that resumes the endpoint if it
+    was failing."""
+    if not delivered:
+        return
+    Endpoint.objects.filter(pk=endpoint_id).filter(
+        Q(failures__gt=0) | Q(paused_until__isnull=False)
+    ).update(failures=0, failing_since=None, paused_until=None)
+    by_status: dict[int | None, list[int]] = {}
+    for delivery, status in delivered:
+        by_status.setdefault(status, []).append(delivery)
+    for status, deliveries in by_status.items():
+        Delivery.objects.filter(pk__in=deliveries).update(
+            state=DeliveryState.DELIVERED,
+            attempts=F("attempts") + 1,
+            next_attempt_at=None,
+            leased_until=None,
+            run=None,
+            last_attempt_at=now,
+            last_status=status,
+            last_error="",
+        )
 
 
 def _trip(endpoint: Endpoint, attempt: Attempt, now: datetime) -> bool:

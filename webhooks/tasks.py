@@ -1,11 +1,14 @@
-"""The workers' tasks (Celery): ``dispatch`` every half second (``petstore.celery``), a ``deliver``
-for each delivery it leases (which goes on with its endpoint's next), ``purge`` every hour."""
+"""The workers' tasks (Celery): ``dispatch`` every quarter second (``petstore.celery``), a
+``deliver`` for each run of deliveries it leases (which goes on with its endpoint's next),
+``purge`` every hour."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -18,48 +21,83 @@ from webhooks.models import Delivery, DeliveryState
 
 @shared_task
 def dispatch() -> int:
-    """Place the committed events in the feed, make their deliveries, and hand each due
-    delivery to a worker."""
+    """Place the committed events in the feed, make their deliveries, and hand each run of
+    due deliveries to a worker."""
     positions.place_committed()
     services.fan_out()
-    due = services.lease_due()
-    for delivery_id in due:
-        deliver.delay(delivery_id)
-    return len(due)
+    runs = services.lease_due()
+    for run in runs:
+        deliver.delay(run)
+    return sum(len(run) for run in runs)
 
 
-# Deliveries one task makes to its endpoint, one after another, before it leaves the rest to
-# the next pass of ``dispatch``.
-RUN = 100
+# Runs one task sends, one after another, before it leaves the rest to the next pass of
+# ``dispatch``.
+RUNS = 20
 
 
 @shared_task(acks_late=True)
-def deliver(delivery_id: int) -> None:
-    """Attempt a leased delivery and record what became of it; then, while its endpoint has
-    more due and a place free, the next of them: an endpoint's deliveries follow each other
-    as fast as its receiver answers, never more at once than its share."""
-    for _ in range(RUN):
-        found = Delivery.objects.select_related("endpoint", "event").filter(pk=delivery_id).first()
-        if found is None or found.state != DeliveryState.PENDING:
-            return
-        # The connection goes back to the pool while the receiver takes its time (unless a
-        # caller's transaction holds it: a test that runs the task in its own).
-        if not connection.in_atomic_block:
-            connection.close()
-        attempt = delivery.attempt(found.endpoint, found.event)
-        services.record(found, attempt)
-        WEBHOOK_ATTEMPTS.labels(attempt.result).inc()
-        if attempt.delivered:
-            WEBHOOK_LATENCY.observe((timezone.now() - found.event.created_at).total_seconds())
-        following = services.lease_due(endpoint_id=found.endpoint_id)
+def deliver(run: list[int]) -> None:
+    """Attempt a leased run of an endpoint's deliveries and record what became of them; then,
+    while its endpoint has more due and a place free, the next run: an endpoint's deliveries
+    follow each other as fast as its receiver answers, never more at once than its share."""
+    for _ in range(RUNS):
+        endpoint_id = _send(run)
+        following = services.lease_due(endpoint_id=endpoint_id) if endpoint_id else []
         if not following:
             return
-        delivery_id, *others = following
+        run, *others = following
         for other in others:
             deliver.delay(other)
-    else:
-        # This task's run is over; the next delivery, leased already, goes to another.
-        deliver.delay(delivery_id)
+    # This task's turn is over; the next run, leased already, goes to another.
+    deliver.delay(run)
+
+
+def _send(run: list[int]) -> int | None:
+    """Attempt the run's deliveries still pending, in order, and record them; returns their
+    endpoint. A failure the receiver is to blame for ends the run (the circuit breaker counts
+    it), and so does the lease's end coming near: what is left is given back, due."""
+    owed = list(
+        Delivery.objects.select_related("endpoint", "event")
+        .filter(pk__in=run, state=DeliveryState.PENDING)
+        .order_by("id")
+    )
+    if not owed:
+        return None
+    endpoint = owed[0].endpoint
+    # The connection goes back to the pool while receivers take their time (unless a caller's
+    # transaction holds it: a test that runs the task in its own).
+    if not connection.in_atomic_block:
+        connection.close()
+    # The last attempt begun must end, answered or timed out, before the lease does.
+    longest = (
+        settings.PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS
+        + settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS
+    )
+    stop_at = time.monotonic() + settings.PETSTORE_WEBHOOK_LEASE_SECONDS - longest
+    delivered: list[tuple[int, int | None]] = []
+    left: list[Delivery] = []
+    with delivery.Sender(endpoint) as sender:
+        for n, owing in enumerate(owed):
+            if n and time.monotonic() > stop_at:
+                left = owed[n:]
+                break
+            attempt = sender.attempt(owing.event)
+            WEBHOOK_ATTEMPTS.labels(attempt.result).inc()
+            if attempt.delivered:
+                delivered.append((owing.pk, attempt.status))
+                WEBHOOK_LATENCY.observe((timezone.now() - owing.event.created_at).total_seconds())
+                continue
+            # In the order they were made: the successes before it reset the circuit breaker.
+            services.record_delivered(endpoint.pk, delivered, timezone.now())
+            delivered = []
+            services.record(owing, attempt)
+            if attempt.counts_against_receiver or attempt.retry_after or attempt.status == 410:
+                left = owed[n + 1 :]
+                break
+    services.record_delivered(endpoint.pk, delivered, timezone.now())
+    services.release([owing.pk for owing in left])
+    return endpoint.pk
 
 
 @shared_task

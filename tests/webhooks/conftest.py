@@ -67,6 +67,8 @@ def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
     holder: dict[str, Receiver] = {}
 
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # a connection stays open for the next request
+
         def do_POST(self) -> None:
             mine = holder["receiver"]
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))

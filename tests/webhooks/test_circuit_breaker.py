@@ -67,7 +67,8 @@ def test_five_failures_in_a_row_pause_the_endpoint_without_spending_schedules(en
     assert deliveries[4].attempts == 0  # it waits for the endpoint, not for its schedule
     assert deliveries[4].next_attempt_at == NOW
     assert services.lease_due(NOW + timedelta(seconds=29)) == []
-    # One trial when the pause ends, however many are due.
+    # One run when the pause ends, however many are due: its first attempt is the trial, and a
+    # failure ends it (webhooks.tasks).
     assert len(services.lease_due(NOW + timedelta(seconds=30))) == 1
 
 
@@ -148,21 +149,35 @@ def test_an_endpoint_failing_longer_than_a_schedule_is_disabled(endpoint):
     assert "schedule" in endpoint.disabled_reason
 
 
-def test_at_most_two_attempts_in_flight_per_endpoint(endpoint, make_account):
+def test_at_most_two_runs_in_flight_per_endpoint(endpoint, make_account, monkeypatch):
+    monkeypatch.setattr(services, "RUN", 2)
     other = Endpoint.objects.create(
         account=make_account(), url="https://b.example.com/", events=["pet.created"]
     )
-    owed(endpoint, 5)
-    owed(other, 5)
+    mine, others = owed(endpoint, 5), owed(other, 5)
 
     first = services.lease_due(NOW)
     second = services.lease_due(NOW)
 
-    leased = Delivery.objects.filter(pk__in=first)
-    assert sorted(leased.values_list("endpoint_id", flat=True)) == sorted(
-        [endpoint.pk, endpoint.pk, other.pk, other.pk]
+    # Each endpoint's first four, dealt to two runs of two; the fifth waits for a place.
+    assert sorted(first) == sorted(
+        [[d.pk for d in owing[0:4:2]] for owing in (mine, others)]
+        + [[d.pk for d in owing[1:4:2]] for owing in (mine, others)]
     )
     assert second == []
+
+
+def test_a_run_ended_early_gives_back_what_it_did_not_attempt(endpoint, monkeypatch, settings):
+    monkeypatch.setattr(services, "RUN", 3)
+    settings.PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY = 1
+    deliveries = owed(endpoint, 3)
+    (run,) = services.lease_due(NOW)
+    services.record(deliveries[0], TIMEOUT, NOW)
+
+    services.release(run[1:])
+
+    (again,) = services.lease_due(NOW + timedelta(seconds=1))
+    assert again == [d.pk for d in deliveries[1:]]
 
 
 def test_fan_out_costs_the_same_whatever_the_endpoints_that_do_not_list_the_type(

@@ -168,7 +168,8 @@ def test_a_delivery_to_an_address_turned_private_never_connects(
     settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE = False
     services.fan_out()
 
-    tasks.deliver(services.lease_due()[0])
+    (run,) = services.lease_due()
+    tasks.deliver(run)
 
     delivery = Delivery.objects.get()
     assert receiver.connections == 0
