@@ -1,5 +1,5 @@
 """The admin's sign-in, limited per client address so that passwords cannot be guessed at
-speed: counted by the same limiter as the API, in the same Redis."""
+speed: django-ratelimit, counting in Redis through ``petstore.cache``."""
 
 from __future__ import annotations
 
@@ -9,16 +9,29 @@ from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django_ratelimit.core import is_ratelimited
 
-from apikeys.limiter import Policy, Subject, limiter
 from petstore.addresses import client_address, subscriber
+
+
+def caller(group: str, request: HttpRequest) -> str:
+    """What an attempt is counted against: the caller's address (an IPv6 /64 as one)."""
+    return subscriber(client_address(request))
 
 
 class AdminSite(admin.AdminSite):
     def login(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        if request.method == "POST" and not sign_in_allowed(request):
+        limited = is_ratelimited(
+            request,
+            group="admin-login",
+            key=caller,
+            rate=settings.PETSTORE_ADMIN_LOGIN_RATE,
+            method="POST",
+            increment=True,
+        )
+        if limited:
             return TemplateResponse(
                 request,
                 "admin/login_limited.html",
@@ -26,12 +39,3 @@ class AdminSite(admin.AdminSite):
                 status=429,
             )
         return super().login(request, extra_context)
-
-
-def sign_in_allowed(request: HttpRequest) -> bool:
-    """Counts one attempt against ``PETSTORE_ADMIN_LOGIN_RATE`` (``N/m``) of the caller's
-    address; False once the address has made N this minute."""
-    per_minute = int(settings.PETSTORE_ADMIN_LOGIN_RATE.partition("/")[0])
-    address = subscriber(client_address(request))
-    subject = Subject(f"admin-login:{address}", "", Policy(per_minute=per_minute))
-    return limiter.check(subject).allowed

@@ -38,6 +38,9 @@ def measure_memory(server: subprocess.Popen[bytes], key: str) -> dict[str, objec
     }
 
 
+RECOVERY_CODE = "benchcod"  # the admin's second factor: a recovery code, good once
+
+
 def create_admin() -> None:
     sh(
         PYTHON,
@@ -50,23 +53,47 @@ def create_admin() -> None:
         "bench@example.com",
         env={**SERVER_ENV, "DJANGO_SUPERUSER_PASSWORD": ADMIN_PASSWORD},
     )
+    sh(
+        PYTHON,
+        "manage.py",
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User\n"
+        "from django_otp.plugins.otp_static.models import StaticDevice\n"
+        f"user = User.objects.get(username={ADMIN_USER!r})\n"
+        "device = StaticDevice.objects.create(user=user, name='Recovery codes')\n"
+        f"device.token_set.create(token={RECOVERY_CODE!r})\n",
+        env=SERVER_ENV,
+    )
 
 
 def admin_sign_in(name: str) -> int:
-    """Sign in to the admin as a person does (the form, its CSRF token, the POST): the status
-    of the answer to the POST, 302 when it worked."""
-    base = f"http://127.0.0.1:{PORTS[name]}/admin/login/"
+    """Sign in to the admin as a person does (the form, its CSRF token, the POST; then the
+    second factor's form, a recovery code), and open its index: the index's status, 200 when
+    it all worked."""
+    port = PORTS[name]
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _NoRedirects())
-    form = opener.open(base, timeout=10).read().decode()
-    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
-    assert found, "no CSRF token on the admin's sign-in page"
-    body = urllib.parse.urlencode(
-        {"csrfmiddlewaretoken": found[1], "username": ADMIN_USER, "password": ADMIN_PASSWORD}
-    ).encode()
-    request = urllib.request.Request(base, data=body, headers={"Referer": base})
+
+    def post_form(path: str, fields: dict[str, str]) -> int:
+        form = opener.open(f"http://127.0.0.1:{port}{path}", timeout=10).read().decode()
+        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
+        assert found, f"no CSRF token on {path}"
+        body = urllib.parse.urlencode({"csrfmiddlewaretoken": found[1], **fields}).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}{path}",
+            data=body,
+            headers={"Referer": f"http://127.0.0.1:{port}"},
+        )
+        try:
+            return opener.open(request, timeout=10).status
+        except urllib.error.HTTPError as answer:
+            return answer.code
+
+    post_form("/admin/login/", {"username": ADMIN_USER, "password": ADMIN_PASSWORD})
+    post_form("/admin/second-factor/verify/", {"code": RECOVERY_CODE})
     try:
-        return opener.open(request, timeout=10).status
+        return opener.open(f"http://127.0.0.1:{port}/admin/", timeout=10).status
     except urllib.error.HTTPError as answer:
         return answer.code
 

@@ -131,8 +131,17 @@ CORS_EXPOSE_HEADERS = [
 # Requests without a valid key are limited per client address: N/m (a minute) or N/d (a UTC day).
 PETSTORE_ANONYMOUS_RATE = env_str("PETSTORE_ANONYMOUS_RATE", "60/m")
 PETSTORE_MAX_BODY_BYTES = 64 * 1024
+# Staff sign in with a second factor (staff/): always in production; `make run` (DEBUG) may
+# do without, unless told otherwise.
+PETSTORE_ADMIN_SECOND_FACTOR = env_bool("PETSTORE_ADMIN_SECOND_FACTOR", not DEBUG)
+# A staff session ends after this many idle minutes: each admin request starts them again.
+PETSTORE_ADMIN_IDLE_MINUTES = env_int("PETSTORE_ADMIN_IDLE_MINUTES", 30, minimum=1)
+SESSION_COOKIE_AGE = PETSTORE_ADMIN_IDLE_MINUTES * 60
+SESSION_SAVE_EVERY_REQUEST = True
 # Sign-in attempts to the admin per client address and minute (N/m).
 PETSTORE_ADMIN_LOGIN_RATE = env_str("PETSTORE_ADMIN_LOGIN_RATE", "10/m")
+# The trail (audit) keeps its entries this many days; the design asks for a year at least.
+PETSTORE_AUDIT_KEPT_DAYS = env_int("PETSTORE_AUDIT_KEPT_DAYS", 365, minimum=365)
 
 INSTALLED_APPS = [
     "apikeys.apps.AdminConfig",  # Django's admin, its sign-in limited (apikeys.signin)
@@ -141,6 +150,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -150,6 +162,8 @@ INSTALLED_APPS = [
     "store",
     "events",
     "webhooks",
+    "audit",
+    "staff",
 ]
 
 MIDDLEWARE = [
@@ -164,6 +178,9 @@ MIDDLEWARE = [
     "petstore.admin_middleware.SessionMiddleware",
     "petstore.admin_middleware.CommonMiddleware",
     "petstore.admin_middleware.AuthenticationMiddleware",
+    # The second factor, asked of staff after the password (staff/).
+    "staff.middleware.OTPMiddleware",
+    "staff.middleware.SecondFactorMiddleware",
     "petstore.admin_middleware.MessageMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -295,9 +312,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
-# Nothing is cached through Django's cache framework: its Redis backend would load redis-py
-# (README, "Choices worth knowing").
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Django's Redis backend would load redis-py (README, "Choices worth knowing"): nothing is cached
+# through Django's cache framework but django-ratelimit's counters (the admin's sign-in limit),
+# shared through the one client of petstore.redis (in process memory without Redis, like the
+# API's limits).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "ratelimit": {
+        "BACKEND": "petstore.cache.RedisCache",
+        "KEY_PREFIX": f"{REDIS_KEY_PREFIX}cache",
+    },
+}
+RATELIMIT_USE_CACHE = "ratelimit"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

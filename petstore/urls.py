@@ -51,6 +51,7 @@ urlpatterns = [
     path("healthz", probes.healthz, name="healthz"),
     path("readyz", probes.readyz, name="readyz"),
     path("metrics", prometheus.metrics, name="metrics"),
+    path("admin/second-factor/", include("staff.urls")),
     path("admin/", admin.site.urls),
     path("", RedirectView.as_view(pattern_name="docs")),
 ]

@@ -219,20 +219,39 @@ def account_manager(db: None, django_user_model: Any) -> Any:
     return _staff_member(django_user_model, "manager", "Account managers")
 
 
+def signed_in(client: Client, user: Any) -> Client:
+    """``client`` signed in to the admin as ``user``, with the second factor staff need: a
+    confirmed authenticator, the session verified with it (staff.middleware)."""
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from staff.middleware import VERIFIED_WITH
+
+    client.force_login(user)
+    device = TOTPDevice.objects.create(user=user, name="Authenticator app", confirmed=True)
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session[VERIFIED_WITH] = [device.persistent_id]
+    session.save()
+    return client
+
+
+@pytest.fixture
+def admin_client(admin_user: Any) -> Client:
+    """pytest-django's, with the second factor."""
+    return signed_in(Client(), admin_user)
+
+
 @pytest.fixture
 def staff_client(shelter_staff: Any) -> Client:
     """The admin as a shelter administrator sees it."""
-    staff_client = Client()
-    staff_client.force_login(shelter_staff)
-    return staff_client
+    return signed_in(Client(), shelter_staff)
 
 
 @pytest.fixture
 def manager_client(account_manager: Any) -> Client:
     """The admin as an account manager sees it."""
-    manager_client = Client()
-    manager_client.force_login(account_manager)
-    return manager_client
+    return signed_in(Client(), account_manager)
 
 
 @pytest.fixture(autouse=True)

@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 
+from audit.actors import actor_of
 from petstore.admin import short_date
 from webhooks import services
 from webhooks.models import Delivery, Endpoint, EndpointState
@@ -93,22 +94,34 @@ class EndpointAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # made by the account, through the API
 
+    # Deleted through the service, which records it in the trail.
+    def delete_model(self, request: HttpRequest, obj: Endpoint) -> None:
+        services.endpoint_delete(endpoint=obj, by=actor_of(request))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
+        by = actor_of(request)
+        for endpoint in queryset:
+            services.endpoint_delete(endpoint=endpoint, by=by)
+
     @admin.action(description="Disable selected endpoints", permissions=["change"])
     def disable(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
+        by = actor_of(request)
         for endpoint in queryset:
-            services.endpoint_set_enabled(endpoint, False, "Disabled by an account manager.")
+            services.endpoint_set_enabled(endpoint, False, "Disabled by an account manager.", by=by)
         self.message_user(request, f"{len(queryset)} endpoint(s) disabled.")
 
     @admin.action(description="Enable selected endpoints", permissions=["change"])
     def enable(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
+        by = actor_of(request)
         for endpoint in queryset:
-            services.endpoint_set_enabled(endpoint, True)
+            services.endpoint_set_enabled(endpoint, True, by=by)
         self.message_user(request, f"{len(queryset)} endpoint(s) enabled.")
 
     @admin.action(description="Rotate the secret (shown once)", permissions=["change"])
     def rotate_secret(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
+        by = actor_of(request)
         for endpoint in queryset:
-            secret = services.endpoint_rotate_secret(endpoint)
+            secret = services.endpoint_rotate_secret(endpoint, by=by)
             self.message_user(
                 request,
                 f"New secret of {endpoint.url}, shown this once: {secret}",

@@ -15,6 +15,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from apikeys.models import Account
+from audit.services import Actor, record_by
 from events.models import Event
 from petstore.exceptions import Conflict
 from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint, new_secret
@@ -33,28 +34,60 @@ RUN = 25
 MAX_RETRY_AFTER_SECONDS = 3600
 
 
-def endpoint_create(*, account: Account, url: str, events: list[str]) -> Endpoint:
+# The endpoint's endpoint_* changes are recorded in the trail (``audit``), never its secret;
+# ``by`` is who acts (``system`` when no one is, as when a failing endpoint is disabled).
+
+
+def endpoint_create(
+    *, account: Account, url: str, events: list[str], by: Actor | None = None
+) -> Endpoint:
     with transaction.atomic():
         # Locks the account's row: two requests cannot both make the eleventh.
         Account.objects.select_for_update().get(pk=account.pk)
         if Endpoint.objects.filter(account=account).count() >= MAX_ENDPOINTS:
             raise Conflict(f"An account has at most {MAX_ENDPOINTS} webhook endpoints.")
-        return Endpoint.objects.create(account=account, url=url, events=events)
+        endpoint = Endpoint.objects.create(account=account, url=url, events=events)
+        record_by(
+            by,
+            "endpoint.created",
+            endpoint,
+            {"account": [None, account.pk], "url": [None, url], "events": [None, endpoint.events]},
+        )
+        return endpoint
 
 
-def endpoint_set_enabled(endpoint: Endpoint, enabled: bool, reason: str = "") -> None:
+@transaction.atomic
+def endpoint_delete(*, endpoint: Endpoint, by: Actor | None = None) -> None:
+    changes = {"url": [endpoint.url, None], "events": [endpoint.events, None]}
+    record_by(by, "endpoint.deleted", endpoint, {"account": [endpoint.account_id, None], **changes})
+    endpoint.delete()
+
+
+@transaction.atomic
+def endpoint_set_enabled(
+    endpoint: Endpoint, enabled: bool, reason: str = "", *, by: Actor | None = None
+) -> None:
     """Disable an endpoint, or enable it afresh: healthy, its circuit breaker's count cleared."""
+    was = endpoint.enabled
     endpoint.enabled, endpoint.disabled_reason = enabled, "" if enabled else reason
     if enabled:
         endpoint.failures, endpoint.failing_since, endpoint.paused_until = 0, None, None
     endpoint.save(
         update_fields=["enabled", "disabled_reason", "failures", "failing_since", "paused_until"]
     )
+    if was != enabled:
+        changes: dict[str, list[object]] = {"enabled": [was, enabled]}
+        if reason:
+            changes["reason"] = [None, reason]
+        action = "endpoint.enabled" if enabled else "endpoint.disabled"
+        record_by(by, action, endpoint, changes)
 
 
-def endpoint_rotate_secret(endpoint: Endpoint) -> str:
+@transaction.atomic
+def endpoint_rotate_secret(endpoint: Endpoint, *, by: Actor | None = None) -> str:
     endpoint.secret = new_secret()
     endpoint.save(update_fields=["secret"])
+    record_by(by, "endpoint.secret_rotated", endpoint)  # that it changed; never the secret
     return endpoint.secret
 
 

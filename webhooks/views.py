@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from apikeys.authentication import caller_account, caller_key
 from apikeys.models import Scope
+from audit.actors import actor_of
 from events.serializers import EventSerializer
 from petstore.parsers import json_object
 from petstore.renderers import JsonAnswer
@@ -102,7 +103,7 @@ class EndpointViewSet(viewsets.GenericViewSet):
         new_endpoint = NewEndpointSerializer(data=json_object(request))
         new_endpoint.is_valid(raise_exception=True)
         endpoint = services.endpoint_create(
-            account=caller_account(request), **new_endpoint.validated_data
+            account=caller_account(request), by=actor_of(request), **new_endpoint.validated_data
         )
         return Response(
             CreatedEndpointSerializer.of(endpoint),
@@ -119,7 +120,8 @@ class EndpointViewSet(viewsets.GenericViewSet):
     )
     def destroy(self, request: Request, endpointId: int) -> Response:
         account_id = caller_key(request).account_id
-        deleted, _ = Endpoint.objects.filter(pk=endpointId, account_id=account_id).delete()
-        if not deleted:
+        endpoint = Endpoint.objects.filter(pk=endpointId, account_id=account_id).first()
+        if endpoint is None:
             raise Http404
+        services.endpoint_delete(endpoint=endpoint, by=actor_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)

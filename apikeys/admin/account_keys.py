@@ -20,6 +20,7 @@ from apikeys.admin.forms import IssueKeyForm, RotateForm
 from apikeys.admin.rotation import rotate_and_show
 from apikeys.admin.tokens import new_token, show_keys_once, spend_token
 from apikeys.models import Account, ApiKey
+from audit.actors import actor_of
 
 
 def _back_to(account_id: int) -> str:
@@ -95,7 +96,9 @@ class AccountKeyViews(admin.ModelAdmin):
             messages.info(request, f"Key {api_key.prefix}… was already revoked.")
             return HttpResponseRedirect(back_url)
         if request.method == "POST":
-            if services.apikey_revoke(api_key=api_key, revoked_by=request.user):
+            if services.apikey_revoke(
+                api_key=api_key, revoked_by=request.user, by=actor_of(request)
+            ):
                 self.log_change(request, api_key, "Revoked")
             messages.success(
                 request, f"Key {api_key.prefix}… revoked; it is refused from its next request on."
@@ -148,6 +151,7 @@ class AccountKeyViews(admin.ModelAdmin):
                 account=account,
                 name=form.cleaned_data["name"],
                 expires_in=timedelta(days=days) if days else None,
+                by=actor_of(request),
                 **form.access(),
             )
             self.log_addition(request, issued.api_key, f"Issued key {issued.api_key.prefix}…")

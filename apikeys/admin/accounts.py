@@ -15,6 +15,7 @@ from apikeys.admin.account_usage import AccountUsageViews
 from apikeys.admin.filters import NearLimitFilter, SuspendedFilter
 from apikeys.admin.keys import ApiKeyInline
 from apikeys.models import Account
+from audit.actors import actor_of
 from petstore.admin import badge, clipped, short_date
 from webhooks.admin import EndpointInline
 
@@ -87,16 +88,30 @@ class AccountAdmin(AccountUsageViews, AccountKeyViews):
             tooltip=f"suspended since {account.suspended_at:%Y-%m-%d %H:%M} UTC: every key refused",
         )
 
+    # Saved and deleted through the services, which record plan and limit changes in the trail.
+    def save_model(self, request: HttpRequest, obj: Account, form: Any, change: bool) -> None:
+        services.account_save(account=obj, by=actor_of(request))
+
+    def delete_model(self, request: HttpRequest, obj: Account) -> None:
+        services.account_delete(account=obj, by=actor_of(request))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Account]) -> None:
+        by = actor_of(request)
+        for account in queryset:
+            services.account_delete(account=account, by=by)
+
     @admin.action(description="Suspend selected accounts (all their keys stop working)")
     def suspend(self, request: HttpRequest, queryset: QuerySet[Account]) -> None:
+        by = actor_of(request)
         for account in queryset:
-            services.account_suspend(account=account)
+            services.account_suspend(account=account, by=by)
             self.log_change(request, account, "Suspended")
         self.message_user(request, f"{queryset.count()} account(s) suspended.")
 
     @admin.action(description="Reactivate selected accounts")
     def reactivate(self, request: HttpRequest, queryset: QuerySet[Account]) -> None:
+        by = actor_of(request)
         for account in queryset:
-            services.account_reactivate(account=account)
+            services.account_reactivate(account=account, by=by)
             self.log_change(request, account, "Reactivated")
         self.message_user(request, f"{queryset.count()} account(s) reactivated.")

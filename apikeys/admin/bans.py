@@ -10,6 +10,7 @@ from apikeys import services
 from apikeys.admin.display import prefix_cell
 from apikeys.admin.filters import BanStateFilter
 from apikeys.models import Ban
+from audit.actors import actor_of
 from petstore.admin import badge, clipped, short_date
 
 
@@ -71,9 +72,9 @@ class BanAdmin(admin.ModelAdmin):
 
     @admin.action(description="Lift selected bans", permissions=["change"])
     def lift(self, request: HttpRequest, queryset: QuerySet[Ban]) -> None:
-        lifted = 0
+        lifted, by = 0, actor_of(request)
         for ban in queryset.filter(lifted_at__isnull=True):
-            services.ban_lift(ban=ban, lifted_by=request.user)
+            services.ban_lift(ban=ban, lifted_by=request.user, by=by)
             self.log_change(request, ban, "Lifted")
             lifted += 1
         self.message_user(request, f"{lifted} ban(s) lifted; those keys work again now.")

@@ -21,6 +21,7 @@ from apikeys.admin.forms import ApiKeyChangeForm, RotateForm
 from apikeys.admin.rotation import rotate_and_show
 from apikeys.admin.tokens import new_token, spend_token
 from apikeys.models import ApiKey
+from audit.actors import actor_of
 from petstore.admin import clipped
 
 KEY_COLUMNS = ("key_prefix", "state", "key_name", "last_used", "expires")
@@ -119,6 +120,10 @@ class ApiKeyAdmin(KeyCells, admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # revoke instead: the record of a key stays
 
+    def save_model(self, request: HttpRequest, obj: ApiKey, form: Any, change: bool) -> None:
+        # Through the service, which records an expiry's (or scopes') change in the trail.
+        services.apikey_save(api_key=obj, by=actor_of(request))
+
     @admin.display(description="account", ordering="account__name")
     def account_name(self, api_key: ApiKey) -> str:
         return clipped(api_key.account.name)
@@ -140,9 +145,9 @@ class ApiKeyAdmin(KeyCells, admin.ModelAdmin):
     def revoke(self, request: HttpRequest, queryset: QuerySet[ApiKey]) -> HttpResponse | None:
         if "confirm" not in request.POST:
             return self._confirm(request, queryset, "revoke", "Revoke these keys?", None)
-        revoked = 0
+        revoked, by = 0, actor_of(request)
         for api_key in queryset:
-            if services.apikey_revoke(api_key=api_key, revoked_by=request.user):
+            if services.apikey_revoke(api_key=api_key, revoked_by=request.user, by=by):
                 self.log_change(request, api_key, "Revoked")
                 revoked += 1
         self.message_user(request, f"{revoked} key(s) revoked; they are refused from now on.")

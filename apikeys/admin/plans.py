@@ -7,7 +7,9 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from apikeys import services
 from apikeys.models import Plan
+from audit.actors import actor_of
 
 
 @admin.register(Plan)
@@ -20,3 +22,7 @@ class PlanAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def save_model(self, request: HttpRequest, obj: Plan, form: Any, change: bool) -> None:
+        # Through the service, which records a change of the plan's limits in the trail.
+        services.plan_save(plan=obj, by=actor_of(request))

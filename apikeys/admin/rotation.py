@@ -14,6 +14,7 @@ from apikeys import services
 from apikeys.admin.forms import RotateForm, access_errors
 from apikeys.admin.tokens import show_keys_once
 from apikeys.models import Account, ApiKey
+from audit.actors import actor_of
 
 
 def rotate_and_show(
@@ -34,7 +35,9 @@ def rotate_and_show(
     """
     live = [api_key for api_key in api_keys if api_key.revoked_at is None]
     try:
-        issued = services.apikeys_rotate(api_keys=live, grace=form.grace(), **form.changes())
+        issued = services.apikeys_rotate(
+            api_keys=live, grace=form.grace(), by=actor_of(request), **form.changes()
+        )
     except ValidationError as exc:
         access_errors(form, exc)
         return None

@@ -19,6 +19,7 @@ from apikeys.services import apikey_revoke
 from tests.admin_pages import shown_messages
 from tests.apikeys.test_admin import api_call, change_url, issue, keys_in, log_messages
 from tests.assertions import assert_error
+from tests.conftest import signed_in
 
 
 def rotate_url(key: ApiKey) -> str:
@@ -47,9 +48,7 @@ def viewer_client(db, django_user_model) -> Client:
     user.user_permissions.set(
         Permission.objects.filter(codename__in=["view_account", "change_account", "view_apikey"])
     )
-    viewer_client = Client()
-    viewer_client.force_login(user)
-    return viewer_client
+    return signed_in(Client(), user)
 
 
 # The account's page ------------------------------------------------------------------------

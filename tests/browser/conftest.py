@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import Group, User
 from django.db import connections
+from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from playwright.sync_api import Page, sync_playwright
 
 CHROMIUM = os.environ.get("PETSTORE_CHROMIUM", "/usr/bin/chromium")
@@ -70,12 +71,20 @@ def screenshot(page: Page, name: str) -> None:
 def make_staff(username: str, group: str) -> User:
     user = User.objects.create_user(username, password=PASSWORD, is_staff=True)
     user.groups.add(Group.objects.get(name=group))
+    StaticDevice.objects.create(user=user, name="Recovery codes")
     return user
 
 
 def log_in(page: Page, base_url: str, username: str) -> None:
+    """The password, then the second factor: one of the member's recovery codes, made now,
+    since each signs in once."""
     page.goto(f"{base_url}/admin/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
+    page.wait_for_url("**/second-factor/verify/**")
+    device = StaticDevice.objects.get(user__username=username)
+    code = device.token_set.create(token=StaticToken.random_token()).token
+    page.fill("#id_code", code)
+    page.click("#second-factor-form input[type=submit]")
     page.wait_for_selector("#user-tools")

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
+from django_otp.plugins.otp_static.models import StaticDevice
 from playwright.sync_api import Page
 
 from apikeys import services as apikey_services
@@ -141,9 +142,10 @@ def realistic_rows() -> None:
 def people() -> None:
     make_staff("manager", "Account managers")
     make_staff("shelter", "Shelter staff")
-    User.objects.create_superuser(
+    superuser = User.objects.create_superuser(
         "a-superuser-with-a-rather-long-name", "root@example.org", PASSWORD
     )
+    StaticDevice.objects.create(user=superuser, name="Recovery codes")
     make_staff("another-member-of-the-account-management-team", "Account managers")
 
 

@@ -8,6 +8,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apikeys import services
 from apikeys.models import Account, KeyKind, Plan, PlanCode
+from audit.services import Actor
+
+# How the trail names this command's changes.
+BY = Actor("command:createapikey")
 
 
 class Command(BaseCommand):
@@ -74,6 +78,7 @@ class Command(BaseCommand):
                 kind=kind,
                 scopes=scopes,
                 origins=options["origin"],
+                by=BY,
             )
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from None
@@ -96,6 +101,7 @@ class Command(BaseCommand):
                 plan=plan,
                 per_minute=per_minute,
                 per_day=per_day,
+                by=BY,
             )
         lookup = {"pk": int(reference)} if reference.isdigit() else {"name": reference}
         try:
@@ -106,6 +112,6 @@ class Command(BaseCommand):
             raise CommandError(f"Several accounts are named {reference!r}; use its id.") from None
         if account.plan_id != plan.pk or per_minute is not None or per_day is not None:
             services.account_set_plan(
-                account=account, plan=plan, per_minute=per_minute, per_day=per_day
+                account=account, plan=plan, per_minute=per_minute, per_day=per_day, by=BY
             )
         return account

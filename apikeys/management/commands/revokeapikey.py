@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apikeys import services
 from apikeys.models import ApiKey
+from audit.services import Actor
 
 
 class Command(BaseCommand):
@@ -21,7 +22,7 @@ class Command(BaseCommand):
         if len(matches) > 1:
             raise CommandError("That prefix names several keys; give the whole key.")
         api_key = matches[0]
-        if services.apikey_revoke(api_key=api_key):
+        if services.apikey_revoke(api_key=api_key, by=Actor("command:revokeapikey")):
             self.stdout.write(f"Revoked {api_key.prefix}… (account {api_key.account}).")
         else:
             self.stdout.write(f"{api_key.prefix}… was already revoked; nothing changed.")
