@@ -262,6 +262,7 @@ def _lease_sql(endpoints: int) -> str:
     )
 
 
+@transaction.atomic  # the delivery's end and what it does to its endpoint, seen together
 def record(delivery: Delivery, attempt: Attempt, now: datetime | None = None) -> None:
     """What became of an attempt: delivered; or tried again after the schedule's next wait;
     or, at the schedule's end, failed. A ``410 Gone`` disables the endpoint at once, and an

@@ -11,6 +11,7 @@ from http.cookiejar import CookieJar
 
 import pytest
 from django.contrib.auth.models import User
+from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 
 from apikeys.models import ApiKey
 from pets.models import Pet
@@ -52,7 +53,8 @@ def test_a_ban_set_through_one_instance_holds_on_the_other(two_instances, api_ke
 def _admin_session(
     instance: Instance, username: str, password: str
 ) -> urllib.request.OpenerDirector:
-    """A browser-like session on one instance's admin: cookies, CSRF token, login."""
+    """A browser-like session on one instance's admin: cookies, CSRF token, login, and the
+    second factor."""
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
 
     def post(path: str, fields: dict[str, object]) -> str:
@@ -64,6 +66,10 @@ def _admin_session(
 
     opener.post = post  # type: ignore[attr-defined]
     post("/admin/login/", {"username": username, "password": password, "next": "/admin/"})
+    # The second factor: one of the member's recovery codes (staff/).
+    device = StaticDevice.objects.create(user=User.objects.get(username=username), name="Codes")
+    code = device.token_set.create(token=StaticToken.random_token()).token
+    post("/admin/second-factor/verify/", {"code": code})
     return opener
 
 
