@@ -92,12 +92,20 @@ serve: install nginx
 	@$(PY) -m deploy.serve --migrate --listen $(SERVE_LISTEN)
 
 LINT_ENV := DATABASE_URL=sqlite://:memory: DEBUG=1
+# The OpenAPI document is linted as client generators read it: Redocly's recommended rules,
+# from the npm registry, into .tools/.
+REDOCLY := .tools/node_modules/.bin/redocly
 
-lint: install
+lint: install $(REDOCLY)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(LINT_ENV) $(VENV)/bin/mypy .
 	$(LINT_ENV) $(PY) manage.py makemigrations --check --dry-run
+	$(LINT_ENV) $(PY) manage.py spectacular --file .tools/openapi.yaml
+	$(REDOCLY) lint .tools/openapi.yaml --format=stylish
+
+$(REDOCLY):
+	npm install --silent --no-audit --no-fund --prefix .tools @redocly/cli@2.77.0
 
 # The benchmark: gunicorn + PostgreSQL + Redis against a raw WSGI floor, and through nginx,
 # driven by wrk.
@@ -111,4 +119,4 @@ format: install
 	$(VENV)/bin/ruff format .
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .tools db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -64,3 +64,7 @@ def pet_get(pet_id: int) -> dict[str, Any] | None:
 
 def category_list() -> QuerySet[Category]:
     return Category.objects.order_by("pk")
+
+
+def category_get(category_id: int) -> Category | None:
+    return Category.objects.filter(pk=category_id).first()

@@ -12,4 +12,9 @@ urlpatterns = [
         CategoryViewSet.as_view({"get": "list", "post": "create"}),
         name="category-list",
     ),
+    path(
+        "categories/<int64:categoryId>",
+        CategoryViewSet.as_view({"get": "retrieve"}),
+        name="category-detail",
+    ),
 ]

@@ -31,6 +31,9 @@ from petstore.serializers import PATH_ID_SCHEMA
 PET_ID = OpenApiParameter(
     "petId", PATH_ID_SCHEMA, OpenApiParameter.PATH, description="The ID of the animal."
 )
+CATEGORY_ID = OpenApiParameter(
+    "categoryId", PATH_ID_SCHEMA, OpenApiParameter.PATH, description="The ID of the category."
+)
 
 
 def getpet_deprecation_headers() -> dict[str, str]:
@@ -123,7 +126,11 @@ class PetViewSet(viewsets.GenericViewSet):
 class CategoryViewSet(viewsets.GenericViewSet):
     serializer_class = CategorySerializer
     # Categories are how animals are browsed: reading them is reading animals.
-    required_scopes = {"list": Scope.PETS_READ, "create": Scope.CATEGORIES_WRITE}
+    required_scopes = {
+        "list": Scope.PETS_READ,
+        "retrieve": Scope.PETS_READ,
+        "create": Scope.CATEGORIES_WRITE,
+    }
 
     @extend_schema(
         operation_id="listCategories",
@@ -148,4 +155,20 @@ class CategoryViewSet(viewsets.GenericViewSet):
         new_category = NewCategorySerializer(data=json_object(request))
         new_category.is_valid(raise_exception=True)
         category = services.category_create(**new_category.validated_data)
-        return JsonAnswer(CategorySerializer(category).data, status=status.HTTP_201_CREATED)
+        return JsonAnswer(
+            CategorySerializer(category).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": f"/v1/categories/{category.pk}"},
+        )
+
+    @extend_schema(
+        operation_id="getCategory",
+        summary="Get a category",
+        parameters=[CATEGORY_ID],
+        responses={200: OpenApiResponse(CategorySerializer, "The category.")},
+    )
+    def retrieve(self, request: Request, categoryId: int) -> HttpResponse:
+        category = selectors.category_get(categoryId)
+        if category is None:
+            raise Http404
+        return JsonAnswer(CategorySerializer(category).data)

@@ -104,6 +104,7 @@ _BY_OPERATION = {
     "createPet": ("400", "409", "413", "415", "422"),
     "createCategory": ("400", "409", "413", "415", "422"),
     "getPet": ("404", "410"),
+    "getCategory": ("404",),
     "listOrders": ("400",),
     "placeOrder": ("400", "409", "413", "415", "422"),
     "cancelOrder": ("404", "409"),
@@ -115,6 +116,7 @@ _BY_OPERATION = {
 _SUCCESS_HEADERS = {
     "listPets": ("Link",),
     "createPet": ("Location", "Idempotent-Replayed"),
+    "createCategory": ("Location", "Idempotent-Replayed"),
     "listOrders": ("Link",),
     "listEvents": ("Link",),
     "createWebhookEndpoint": ("Location",),
@@ -147,6 +149,15 @@ def _rename_paginated_lists(result: dict[str, Any], schemas: dict[str, Any]) -> 
                         content["schema"]["$ref"] = f"#/components/schemas/{renames[old]}"
 
 
+def _type_nullable_references(schemas: dict[str, Any]) -> None:
+    """A nullable reference is written ``allOf: [$ref], nullable: true`` in OpenAPI 3.0, which
+    needs ``type`` beside ``nullable`` to be valid (Redocly's nullable-type-sibling)."""
+    for schema in schemas.values():
+        for field in schema.get("properties", {}).values():
+            if "allOf" in field and field.get("nullable") and "type" not in field:
+                field["type"] = "object"
+
+
 def add_common_responses(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
@@ -159,6 +170,7 @@ def add_common_responses(
         if name in schemas:
             schemas[name]["additionalProperties"] = False
     _rename_paginated_lists(result, schemas)
+    _type_nullable_references(schemas)
     components["headers"] = {
         name: {
             "description": description,
@@ -169,6 +181,12 @@ def add_common_responses(
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
+            # A callback is a request to the partner's endpoint, which takes no key of ours
+            # (the signature is its proof): it has no security, said so.
+            for expressions in operation.get("callbacks", {}).values():
+                for callback in expressions.values():
+                    for sent in callback.values():
+                        sent.setdefault("security", [])
             operation_id = operation.get("operationId", "")
             responses = operation.setdefault("responses", {})
             for status in _EVERY_OPERATION + _BY_OPERATION.get(operation_id, ()):

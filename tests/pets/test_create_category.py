@@ -29,6 +29,8 @@ def test_a_category_is_created_listed_and_usable_for_a_new_pet(client, curator):
     assert response.status_code == HTTPStatus.CREATED
     created = response.json()
     assert created == {"id": created["id"], "name": "Ferret", "description": "Small and curious"}
+    assert response["Location"] == f"/v1/categories/{created['id']}"
+    assert client.get(response["Location"], headers=curator).json() == created
     listed = client.get(URL, headers=curator).json()
     assert created in listed
     pet = client.post(

@@ -19,6 +19,7 @@ OPERATIONS = {
     ("/pets", "post"): "createPet",
     ("/pets/{petId}", "get"): "getPet",
     ("/categories", "get"): "listCategories",
+    ("/categories/{categoryId}", "get"): "getCategory",
     ("/rate_limit", "get"): "getRateLimit",
 }
 SCOPES = {
@@ -26,6 +27,7 @@ SCOPES = {
     "createPet": ["pets:write"],
     "getPet": ["pets:read"],
     "listCategories": ["pets:read"],
+    "getCategory": ["pets:read"],
     "createCategory": ["categories:write"],
     "listOrders": ["orders:read"],
     "placeOrder": ["orders:write"],
