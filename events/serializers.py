@@ -47,6 +47,7 @@ class EventTypeListField(QueryCharField):
 class EventListQuery(PageQuery):
     type = EventTypeListField(
         required=False,
-        max_length=120,  # every type, once: 105 characters
+        # Every type once, comma-separated, with room for a space after each comma.
+        max_length=len(", ".join(EVENT_TYPES)),
         help_text="Only events of this type, or of any of these (comma-separated).",
     )

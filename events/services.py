@@ -11,8 +11,9 @@ from django.db import transaction
 from apikeys.limiter import Decision, day_threshold_count
 from events.models import Event
 from events.types import EventType
-from pets.models import Pet
+from pets.models import Category, Pet
 from pets.selectors import PET
+from pets.serializers import CategorySerializer
 from store.models import Order, OrderStatus
 from store.serializers import OrderSerializer
 
@@ -33,6 +34,10 @@ def event_record(kind: str, data: dict[str, Any], *, account_id: int | None = No
 
 def pet_created(pet: Pet) -> Event:
     return event_record(EventType.PET_CREATED, PET.of(pet))
+
+
+def category_created(category: Category) -> Event:
+    return event_record(EventType.CATEGORY_CREATED, dict(CategorySerializer(category).data))
 
 
 def pet_status_changed(pet: Pet, previous: str) -> Event:

@@ -15,6 +15,7 @@ class EventType(models.TextChoices):
     ORDER_DELIVERED = "order.delivered", "An order was delivered"
     ORDER_CANCELLED = "order.cancelled", "An order was cancelled"
     USAGE_THRESHOLD = "usage.threshold", "The account's day window passed 80 % or 100 %"
+    CATEGORY_CREATED = "category.created", "A category was added"
 
 
 # The scope a key needs to see each type (None: any secret key of the account). Pet events
@@ -27,6 +28,7 @@ SCOPE_OF: dict[str, str | None] = {
     EventType.ORDER_DELIVERED: Scope.ORDERS_READ,
     EventType.ORDER_CANCELLED: Scope.ORDERS_READ,
     EventType.USAGE_THRESHOLD: None,
+    EventType.CATEGORY_CREATED: Scope.PETS_READ,
 }
 EVENT_TYPES: tuple[str, ...] = tuple(EventType.values)
 
@@ -41,4 +43,6 @@ def visible_types(scopes: frozenset[str], publishable: bool) -> list[str]:
 
 
 # The types every account sees (the event has no account); the others are the account's own.
-SHARED_TYPES = frozenset({EventType.PET_CREATED, EventType.PET_STATUS_CHANGED})
+SHARED_TYPES = frozenset(
+    {EventType.PET_CREATED, EventType.PET_STATUS_CHANGED, EventType.CATEGORY_CREATED}
+)

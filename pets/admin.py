@@ -25,6 +25,14 @@ class CategoryAdmin(admin.ModelAdmin):
     def summary(self, category: Category) -> str:
         return clipped(category.description)
 
+    def save_model(
+        self, request: HttpRequest, obj: Category, form: forms.ModelForm, change: bool
+    ) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+        else:
+            services.category_add(obj)  # with its event
+
 
 class PetAdminForm(forms.ModelForm):
     class Meta:

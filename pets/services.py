@@ -54,11 +54,19 @@ def category_create(*, name: str, description: str = "") -> Category:
     if Category.objects.filter(name__iexact=name).exists():
         raise Conflict(f"There is already a category named {name!r}.")
     try:
-        with transaction.atomic():
-            return Category.objects.create(name=name, description=description)
+        return category_add(Category(name=name, description=description))
     except IntegrityError:
         # Another request added the same name in between.
         raise Conflict(f"There is already a category named {name!r}.") from None
+
+
+@transaction.atomic
+def category_add(category: Category) -> Category:
+    """Save a new category and its ``category.created`` event: the API's way in, and the
+    admin's."""
+    category.save()
+    events.category_created(category)
+    return category
 
 
 @cache
