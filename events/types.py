@@ -1,6 +1,9 @@
-"""The kinds of event, and who may see each."""
+"""The kinds of event, and who may see each: one table, which recording, the feed, webhooks'
+subscriptions and the OpenAPI document read."""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from django.db import models
 
@@ -18,31 +21,29 @@ class EventType(models.TextChoices):
     CATEGORY_CREATED = "category.created", "A category was added"
 
 
-# The scope a key needs to see each type (None: any secret key of the account). Pet events
-# are every account's; the others, only the account's own.
-SCOPE_OF: dict[str, str | None] = {
-    EventType.PET_CREATED: Scope.PETS_READ,
-    EventType.PET_STATUS_CHANGED: Scope.PETS_READ,
-    EventType.ORDER_PLACED: Scope.ORDERS_READ,
-    EventType.ORDER_APPROVED: Scope.ORDERS_READ,
-    EventType.ORDER_DELIVERED: Scope.ORDERS_READ,
-    EventType.ORDER_CANCELLED: Scope.ORDERS_READ,
-    EventType.USAGE_THRESHOLD: None,
-    EventType.CATEGORY_CREATED: Scope.PETS_READ,
+class Audience(NamedTuple):
+    scope: str | None  # the scope a key needs to see it (None: any secret key of the account)
+    shared: bool  # every account's (the event has no account), or the account's own
+
+
+AUDIENCE: dict[str, Audience] = {
+    EventType.PET_CREATED: Audience(Scope.PETS_READ, shared=True),
+    EventType.PET_STATUS_CHANGED: Audience(Scope.PETS_READ, shared=True),
+    EventType.CATEGORY_CREATED: Audience(Scope.PETS_READ, shared=True),
+    EventType.ORDER_PLACED: Audience(Scope.ORDERS_READ, shared=False),
+    EventType.ORDER_APPROVED: Audience(Scope.ORDERS_READ, shared=False),
+    EventType.ORDER_DELIVERED: Audience(Scope.ORDERS_READ, shared=False),
+    EventType.ORDER_CANCELLED: Audience(Scope.ORDERS_READ, shared=False),
+    EventType.USAGE_THRESHOLD: Audience(None, shared=False),
 }
 EVENT_TYPES: tuple[str, ...] = tuple(EventType.values)
+SHARED_TYPES = frozenset(kind for kind, audience in AUDIENCE.items() if audience.shared)
 
 
 def visible_types(scopes: frozenset[str], publishable: bool) -> list[str]:
     """The types a key with ``scopes`` may see."""
     return [
         kind
-        for kind, scope in SCOPE_OF.items()
-        if (scope in scopes if scope is not None else not publishable)
+        for kind, audience in AUDIENCE.items()
+        if (audience.scope in scopes if audience.scope is not None else not publishable)
     ]
-
-
-# The types every account sees (the event has no account); the others are the account's own.
-SHARED_TYPES = frozenset(
-    {EventType.PET_CREATED, EventType.PET_STATUS_CHANGED, EventType.CATEGORY_CREATED}
-)

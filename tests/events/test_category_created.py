@@ -10,7 +10,7 @@ from http import HTTPStatus
 import pytest
 
 from events.models import Event
-from events.types import EVENT_TYPES
+from events.types import AUDIENCE, EVENT_TYPES
 from pets.models import Category
 
 pytestmark = pytest.mark.django_db
@@ -80,3 +80,7 @@ def test_the_type_filter_takes_every_type_at_once(client, make_key, separator):
     response = client.get("/v1/events", {"type": separator.join(EVENT_TYPES)}, headers=bearer(key))
 
     assert response.status_code == HTTPStatus.OK
+
+
+def test_every_type_has_an_audience():
+    assert sorted(AUDIENCE) == sorted(EVENT_TYPES)

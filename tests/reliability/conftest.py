@@ -93,6 +93,12 @@ def start_instance(workers: int = 2) -> Instance:
             "warning",
             "--graceful-timeout",
             "5",
+            # gunicorn's limits as deployed (deploy/gunicorn.conf.py): lifted, since nginx bounds
+            # the request line and headers, answering with the Error body.
+            "--limit-request-line",
+            "0",
+            "--limit-request-field_size",
+            "0",
         ],
         cwd=ROOT,
         env=server_env(),
