@@ -278,9 +278,7 @@ def record(delivery: Delivery, attempt: Attempt, now: datetime | None = None) ->
     delivery.last_error, delivery.leased_until, delivery.run = attempt.error, None, None
     paused = False
     if attempt.delivered:
-        Endpoint.objects.filter(pk=delivery.endpoint_id).filter(
-            Q(failures__gt=0) | Q(paused_until__isnull=False)
-        ).update(failures=0, failing_since=None, paused_until=None)
+        _resume(delivery.endpoint_id)
     elif attempt.counts_against_receiver or attempt.retry_after is not None:
         with transaction.atomic():
             endpoint = Endpoint.objects.select_for_update().get(pk=delivery.endpoint_id)
@@ -337,9 +335,7 @@ def record_delivered(
     was failing."""
     if not delivered:
         return
-    Endpoint.objects.filter(pk=endpoint_id).filter(
-        Q(failures__gt=0) | Q(paused_until__isnull=False)
-    ).update(failures=0, failing_since=None, paused_until=None)
+    _resume(endpoint_id)
     by_status: dict[int | None, list[int]] = {}
     for delivery, status in delivered:
         by_status.setdefault(status, []).append(delivery)
@@ -354,6 +350,13 @@ def record_delivered(
             last_status=status,
             last_error="",
         )
+
+
+def _resume(endpoint_id: int) -> None:
+    """A success: the endpoint's circuit breaker cleared, if it had counted anything."""
+    Endpoint.objects.filter(pk=endpoint_id).filter(
+        Q(failures__gt=0) | Q(paused_until__isnull=False)
+    ).update(failures=0, failing_since=None, paused_until=None)
 
 
 def _trip(endpoint: Endpoint, attempt: Attempt, now: datetime) -> bool:
