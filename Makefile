@@ -99,6 +99,7 @@ REDOCLY := .tools/node_modules/.bin/redocly
 lint: install $(REDOCLY)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(LINT_ENV) $(VENV)/bin/mypy .
 	$(LINT_ENV) $(PY) manage.py makemigrations --check --dry-run
 	$(LINT_ENV) $(PY) manage.py spectacular --file .tools/openapi.yaml

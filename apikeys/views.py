@@ -15,6 +15,7 @@ from apikeys.scopes import HasScope, SecretKeysOnly
 from apikeys.serializers import RateLimitSerializer, UsageDaySerializer, UsageQuery
 from apikeys.usage import usage_history
 from petstore.errors import ServiceUnavailable
+from petstore.openapi import error_responses
 from petstore.renderers import JsonAnswer
 
 
@@ -31,7 +32,10 @@ class RateLimitViewSet(viewsets.ViewSet):
         "It does not count against the plan: it is limited on its own, to "
         f"{RATE_LIMIT_READS_PER_MINUTE} calls a minute per key, and its `X-RateLimit-*` and "
         "`RateLimit` headers describe that window, not the plan's.",
-        responses={200: OpenApiResponse(RateLimitSerializer, "The limits, as they stand.")},
+        responses={
+            200: OpenApiResponse(RateLimitSerializer, "The limits, as they stand."),
+            **error_responses(),
+        },
     )
     def retrieve(self, request: Request) -> Response:
         account = caller_account(request)
@@ -72,7 +76,10 @@ class UsageViewSet(viewsets.GenericViewSet):
         "while banned, and that day's limits. Days without requests are listed with zeros. "
         "Any secret key may call it; publishable keys may not.",
         parameters=[UsageQuery],
-        responses={200: OpenApiResponse(UsageDaySerializer(many=True), "One entry per day.")},
+        responses={
+            200: OpenApiResponse(UsageDaySerializer(many=True), "One entry per day."),
+            **error_responses(400),
+        },
     )
     def list(self, request: Request) -> HttpResponse:
         days = UsageQuery.parse(request.query_params)["days"]

@@ -5,7 +5,7 @@ from typing import Any
 from rest_framework import serializers
 
 from events.models import Event
-from events.types import EVENT_TYPES, EventType
+from events.types import AUDIENCE, EVENT_TYPES, EventType
 from petstore.pagination import PageQuery
 from petstore.serializers import QueryCharField
 
@@ -18,8 +18,9 @@ class EventSerializer(serializers.Serializer):
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)
     data = serializers.DictField(  # type: ignore[assignment]  # DRF pops declared fields
         read_only=True,
-        help_text="The resource as the API showed it then: a Pet (with `previousStatus` for "
-        "`pet.status_changed`), an Order, or the usage figures.",
+        help_text="The resource as the API showed it then, by type: "
+        + "; ".join(f"`{kind}`: {audience.data}" for kind, audience in AUDIENCE.items())
+        + ".",
     )
 
     @staticmethod

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from django.db import models
 
-from apikeys.models import Scope
+from petstore.scopes import Scope
 
 
 class EventType(models.TextChoices):
@@ -24,17 +24,22 @@ class EventType(models.TextChoices):
 class Audience(NamedTuple):
     scope: str | None  # the scope a key needs to see it (None: any secret key of the account)
     shared: bool  # every account's (the event has no account), or the account's own
+    data: str  # what its ``data`` holds, as the OpenAPI document says
 
 
+_PET = "a Pet"
+_ORDER = "an Order"
 AUDIENCE: dict[str, Audience] = {
-    EventType.PET_CREATED: Audience(Scope.PETS_READ, shared=True),
-    EventType.PET_STATUS_CHANGED: Audience(Scope.PETS_READ, shared=True),
-    EventType.CATEGORY_CREATED: Audience(Scope.PETS_READ, shared=True),
-    EventType.ORDER_PLACED: Audience(Scope.ORDERS_READ, shared=False),
-    EventType.ORDER_APPROVED: Audience(Scope.ORDERS_READ, shared=False),
-    EventType.ORDER_DELIVERED: Audience(Scope.ORDERS_READ, shared=False),
-    EventType.ORDER_CANCELLED: Audience(Scope.ORDERS_READ, shared=False),
-    EventType.USAGE_THRESHOLD: Audience(None, shared=False),
+    EventType.PET_CREATED: Audience(Scope.PETS_READ, True, _PET),
+    EventType.PET_STATUS_CHANGED: Audience(Scope.PETS_READ, True, f"{_PET}, with `previousStatus`"),
+    EventType.CATEGORY_CREATED: Audience(Scope.PETS_READ, True, "a Category"),
+    EventType.ORDER_PLACED: Audience(Scope.ORDERS_READ, False, _ORDER),
+    EventType.ORDER_APPROVED: Audience(Scope.ORDERS_READ, False, _ORDER),
+    EventType.ORDER_DELIVERED: Audience(Scope.ORDERS_READ, False, _ORDER),
+    EventType.ORDER_CANCELLED: Audience(Scope.ORDERS_READ, False, _ORDER),
+    EventType.USAGE_THRESHOLD: Audience(
+        None, False, "`window`, `percent`, `limit`, `used` and the UTC `date`"
+    ),
 }
 EVENT_TYPES: tuple[str, ...] = tuple(EventType.values)
 SHARED_TYPES = frozenset(kind for kind, audience in AUDIENCE.items() if audience.shared)

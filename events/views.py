@@ -7,13 +7,14 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import viewsets
 from rest_framework.request import Request
 
-from apikeys.authentication import caller_key
-from apikeys.models import Scope
 from events import positions, selectors
 from events.serializers import EventListQuery, EventSerializer
 from events.types import visible_types
 from petstore import pagination
+from petstore.callers import caller
+from petstore.openapi import error_responses, response_headers
 from petstore.pagination import KeysetPagination
+from petstore.scopes import Scope
 
 
 @extend_schema(tags=["events"])
@@ -31,14 +32,17 @@ class EventViewSet(viewsets.GenericViewSet):
         "orders moving and its day window passing 80 % and 100 %, as far as the key's scopes "
         "allow, oldest first, kept 30 days. Follow the `Link` header, also from the last page "
         "later on: no event is missed or repeated.",
-        parameters=[EventListQuery],
-        responses={200: OpenApiResponse(EventSerializer(many=True), "A page of events.")},
+        parameters=[EventListQuery, *response_headers("Link", on=(200,))],
+        responses={
+            200: OpenApiResponse(EventSerializer(many=True), "A page of events."),
+            **error_responses(400),
+        },
     )
     def list(self, request: Request) -> HttpResponse:
         query = EventListQuery.parse(request.query_params)
         # Two numbers: a cursor issued before the feed's positions (events.selectors).
         wanted = pagination.page(request, query, sizes=(1, 2))
-        key = caller_key(request)
+        key = caller(request)
         types = visible_types(key.scope_set, key.is_publishable)
         if "type" in query:
             types = [kind for kind in query["type"] if kind in types]

@@ -5,8 +5,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from events import services as events
-from pets import services
+from pets import events, services
 from pets.models import Category, Pet, PetStatus
 from petstore.admin import clipped, short_date
 from petstore.exceptions import DomainError
@@ -61,11 +60,15 @@ class PetAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, pet: Pet, form: forms.Form, change: bool) -> None:
         """Saved, with its event, in the admin's transaction."""
+        if not change:
+            added = services.pet_create(
+                name=pet.name, category_id=pet.category_id, status=pet.status
+            )
+            pet.pk, pet.created_at = added.pk, added.created_at
+            return
         previous = form.initial.get("status")
         super().save_model(request, pet, form, change)
-        if not change:
-            events.pet_created(pet)
-        elif previous != pet.status:
+        if previous != pet.status:
             events.pet_status_changed(pet, str(previous))
 
     @admin.display(description="name", ordering="name")

@@ -8,9 +8,9 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
-from events import services as events
 from events.models import Event, new_event_id
 from events.types import EventType
+from pets import events
 from pets.models import Category, Pet, PetStatus, can_change_status
 from pets.selectors import PET
 from pets.serializers import no_category
@@ -18,7 +18,8 @@ from petstore.exceptions import Conflict, InvalidReference
 
 
 def pet_create(*, name: str, category_id: int, status: str = PetStatus.AVAILABLE) -> Pet:
-    """Add an animal to an existing category, and its ``pet.created`` event, atomically.
+    """Add an animal to an existing category, and its ``pet.created`` event, atomically: the
+    one way in, for the API and the admin alike.
 
     The INSERT takes the category from its own row (``INSERT … SELECT … WHERE id = %s``), so a
     category that does not exist inserts nothing, and that is how it is found out. On

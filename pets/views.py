@@ -10,7 +10,6 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status, viewsets
 from rest_framework.request import Request
 
-from apikeys.models import Scope
 from pets import selectors, services
 from pets.serializers import (
     CategorySerializer,
@@ -23,9 +22,11 @@ from pets.serializers import (
 from petstore import pagination
 from petstore.errors import Gone
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
+from petstore.openapi import error_responses, response_headers
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
 from petstore.renderers import JsonAnswer
+from petstore.scopes import Scope
 from petstore.serializers import PATH_ID_SCHEMA
 
 PET_ID = OpenApiParameter(
@@ -61,8 +62,11 @@ class PetViewSet(viewsets.GenericViewSet):
         description="Animals in id order, `limit` at a time, of the `status`, categories and "
         "`name` asked for (all of them). When more follow, the `Link` header has the next "
         'page\'s URL (`rel="next"`), with the same filters.',
-        parameters=[PetListFilter],
-        responses={200: OpenApiResponse(PetSerializer(many=True), "A page of animals.")},
+        parameters=[PetListFilter, *response_headers("Link", on=(200,))],
+        responses={
+            200: OpenApiResponse(PetSerializer(many=True), "A page of animals."),
+            **error_responses(400),
+        },
     )
     def list(self, request: Request) -> HttpResponse:
         query = PetListQuery.parse(request.query_params)
@@ -81,8 +85,14 @@ class PetViewSet(viewsets.GenericViewSet):
         operation_id="createPet",
         summary="Add an animal",
         request=NewPetSerializer,
-        parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        responses={201: OpenApiResponse(PetSerializer, "The animal, as added.")},
+        parameters=[
+            IDEMPOTENCY_KEY_PARAMETER,
+            *response_headers("Location", "Idempotent-Replayed", on=(201,)),
+        ],
+        responses={
+            201: OpenApiResponse(PetSerializer, "The animal, as added."),
+            **error_responses(400, 409, 413, 415, 422),
+        },
     )
     @idempotent
     def create(self, request: Request) -> HttpResponse:
@@ -101,8 +111,12 @@ class PetViewSet(viewsets.GenericViewSet):
         description="Deprecated: removed on 5 December 2030. Use `GET /pets` with a `status` "
         "filter instead. Answers `410` from that date.",
         deprecated=True,
-        parameters=[PET_ID],
-        responses={200: OpenApiResponse(PetSerializer, "The animal.")},
+        parameters=[
+            PET_ID,
+            *response_headers("Deprecation", "Sunset"),
+            *response_headers("Link", on=(200,)),
+        ],
+        responses={200: OpenApiResponse(PetSerializer, "The animal."), **error_responses(404, 410)},
     )
     def retrieve(self, request: Request, petId: int) -> HttpResponse:
         if timezone.now() >= settings.PETSTORE_GETPET_SUNSET_AT:
@@ -135,7 +149,10 @@ class CategoryViewSet(viewsets.GenericViewSet):
     @extend_schema(
         operation_id="listCategories",
         summary="List categories",
-        responses={200: OpenApiResponse(CategorySerializer(many=True), "Every category.")},
+        responses={
+            200: OpenApiResponse(CategorySerializer(many=True), "Every category."),
+            **error_responses(),
+        },
     )
     def list(self, request: Request) -> HttpResponse:
         return JsonAnswer(CategorySerializer(selectors.category_list(), many=True).data)
@@ -147,8 +164,14 @@ class CategoryViewSet(viewsets.GenericViewSet):
         "`createPet`. Needs the `categories:write` scope, which no key has unless given it. A "
         "name that exists already, in any case, is a `409`.",
         request=NewCategorySerializer,
-        parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        responses={201: OpenApiResponse(CategorySerializer, "The category, as added.")},
+        parameters=[
+            IDEMPOTENCY_KEY_PARAMETER,
+            *response_headers("Location", "Idempotent-Replayed", on=(201,)),
+        ],
+        responses={
+            201: OpenApiResponse(CategorySerializer, "The category, as added."),
+            **error_responses(400, 409, 413, 415, 422),
+        },
     )
     @idempotent
     def create(self, request: Request) -> HttpResponse:
@@ -165,7 +188,10 @@ class CategoryViewSet(viewsets.GenericViewSet):
         operation_id="getCategory",
         summary="Get a category",
         parameters=[CATEGORY_ID],
-        responses={200: OpenApiResponse(CategorySerializer, "The category.")},
+        responses={
+            200: OpenApiResponse(CategorySerializer, "The category."),
+            **error_responses(404),
+        },
     )
     def retrieve(self, request: Request, categoryId: int) -> HttpResponse:
         category = selectors.category_get(categoryId)

@@ -1,12 +1,15 @@
-"""The OpenAPI document: the view that serves it, and what drf-spectacular cannot infer from
-the views: the server answering, the Error body on every error response, and the headers the
-middleware adds (rate limits on every response, paging, deprecation)."""
+"""The OpenAPI document: the view that serves it, and what every operation shares, which
+drf-spectacular cannot infer from the views: the server answering, the Error body and the
+errors any operation may answer (``error_responses``), and the rate limit's headers on every
+response. Each view declares its own error statuses and headers in its ``extend_schema``
+(``error_responses``, ``response_headers``), so that the document says what the code does."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from drf_spectacular.views import SpectacularJSONAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -81,6 +84,7 @@ RATE_LIMIT_HEADERS = (
 )
 _HEADER_TYPES = {name: "integer" for name in HEADERS if name.startswith(("X-", "Retry"))}
 
+_ERROR_REF = {"$ref": "#/components/schemas/Error"}
 ERROR_DESCRIPTIONS = {
     "400": "The request is invalid: a field or parameter, or the body itself (`code` says which).",
     "401": "The API key is missing, malformed, unknown, revoked or expired.",
@@ -98,31 +102,33 @@ ERROR_DESCRIPTIONS = {
     "500": "A fault on our side; the message names the request id.",
     "503": "The service cannot reach its database.",
 }
-_EVERY_OPERATION = ("401", "403", "429", "500", "503")
-_BY_OPERATION = {
-    "listPets": ("400",),
-    "createPet": ("400", "409", "413", "415", "422"),
-    "createCategory": ("400", "409", "413", "415", "422"),
-    "getPet": ("404", "410"),
-    "getCategory": ("404",),
-    "listOrders": ("400",),
-    "placeOrder": ("400", "409", "413", "415", "422"),
-    "cancelOrder": ("404", "409"),
-    "getUsage": ("400",),
-    "listEvents": ("400",),
-    "createWebhookEndpoint": ("400", "409", "413", "415"),
-    "deleteWebhookEndpoint": ("404",),
-}
-_SUCCESS_HEADERS = {
-    "listPets": ("Link",),
-    "createPet": ("Location", "Idempotent-Replayed"),
-    "createCategory": ("Location", "Idempotent-Replayed"),
-    "listOrders": ("Link",),
-    "listEvents": ("Link",),
-    "createWebhookEndpoint": ("Location",),
-    "placeOrder": ("Location", "Idempotent-Replayed"),
-    "getPet": ("Deprecation", "Sunset", "Link"),
-}
+# What every operation may answer, whatever it does: the key (401, 403), the limit (429), and
+# faults (500, 503).
+SHARED_ERRORS = (401, 403, 429, 500, 503)
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    """An operation's error responses, for its ``extend_schema``: its own ``statuses`` and
+    those every operation shares, each the Error body with its status's description."""
+    return {
+        status: OpenApiResponse(_ERROR_REF, ERROR_DESCRIPTIONS[str(status)])
+        for status in sorted({*statuses, *SHARED_ERRORS})
+    }
+
+
+def response_headers(*names: str, on: tuple[int, ...] = ()) -> list[OpenApiParameter]:
+    """Response headers an operation sends, for its ``extend_schema``'s parameters: on the
+    responses ``on``, or on every one when ``on`` is empty."""
+    return [
+        OpenApiParameter(
+            name,
+            OpenApiTypes.STR,
+            OpenApiParameter.HEADER,
+            description=HEADERS[name],
+            response=list(on) if on else True,
+        )
+        for name in names
+    ]
 
 
 def _header_ref(name: str) -> dict[str, str]:
@@ -178,7 +184,6 @@ def add_common_responses(
         }
         for name, description in HEADERS.items()
     }
-    error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             # A callback is a request to the partner's endpoint, which takes no key of ours
@@ -187,23 +192,12 @@ def add_common_responses(
                 for callback in expressions.values():
                     for sent in callback.values():
                         sent.setdefault("security", [])
-            operation_id = operation.get("operationId", "")
-            responses = operation.setdefault("responses", {})
-            for status in _EVERY_OPERATION + _BY_OPERATION.get(operation_id, ()):
-                responses[status] = {
-                    "description": ERROR_DESCRIPTIONS[status],
-                    "content": error_content,
-                }
-            for status, response in responses.items():
-                headers = response.setdefault("headers", {})
-                for name in RATE_LIMIT_HEADERS:
-                    headers[name] = _header_ref(name)
+            for status, response in operation.get("responses", {}).items():
+                fields = response.setdefault("headers", {})
+                # The view's own headers (``response_headers``), and the limit's on every
+                # answer, each described once, in the components.
+                for name in [*fields, *RATE_LIMIT_HEADERS]:
+                    fields[name] = _header_ref(name)
                 if status == "429":
-                    headers["Retry-After"] = _header_ref("Retry-After")
-                if status.startswith("2"):
-                    for name in _SUCCESS_HEADERS.get(operation_id, ()):
-                        headers[name] = _header_ref(name)
-                if operation_id == "getPet":
-                    for name in ("Deprecation", "Sunset"):
-                        headers[name] = _header_ref(name)
+                    fields["Retry-After"] = _header_ref("Retry-After")
     return result

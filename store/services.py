@@ -8,11 +8,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from apikeys.models import Account
-from events import services as events
 from pets.models import Pet, PetStatus
 from pets.services import pet_move
 from petstore.exceptions import Conflict, InvalidReference
+from store import events
 from store.models import Order, OrderStatus
 
 
@@ -37,7 +36,7 @@ def _save_order(order: Order, *fields: str) -> None:
 
 
 @transaction.atomic
-def order_place(*, account: Account, pet_id: int) -> Order:
+def order_place(*, account_id: int, pet_id: int) -> Order:
     """Ask to adopt an available animal, which is then on hold (pending) for this order."""
     pet = Pet.objects.select_for_update().filter(pk=pet_id).first()
     if pet is None:
@@ -45,7 +44,7 @@ def order_place(*, account: Account, pet_id: int) -> Order:
     if pet.status != PetStatus.AVAILABLE:
         raise Conflict(f"{pet.name} is {pet.status}, not available for adoption.")
     pet_move(pet, PetStatus.PENDING)
-    order = Order.objects.create(account=account, pet=pet)
+    order = Order.objects.create(account_id=account_id, pet=pet)
     events.order_moved(order)
     return order
 
@@ -70,11 +69,11 @@ def order_deliver(*, order_id: int, ship_date: datetime | None = None) -> Order:
 
 
 @transaction.atomic
-def order_cancel(*, order_id: int, account: Account | None = None) -> Order:
-    """Call the adoption off; the animal is available again. ``account``: only its own."""
+def order_cancel(*, order_id: int, account_id: int | None = None) -> Order:
+    """Call the adoption off; the animal is available again. ``account_id``: only its own."""
     orders = Order.objects.select_for_update()
-    if account is not None:
-        orders = orders.filter(account=account)
+    if account_id is not None:
+        orders = orders.filter(account_id=account_id)
     order = orders.filter(pk=order_id).first()
     if order is None:
         raise Order.DoesNotExist(order_id)

@@ -9,12 +9,13 @@ from rest_framework import status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apikeys.authentication import caller_account
-from apikeys.models import Scope
+from apikeys.authentication import caller_key
 from petstore import pagination
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
+from petstore.openapi import error_responses, response_headers
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
+from petstore.scopes import Scope
 from petstore.serializers import PATH_ID_SCHEMA
 from store import selectors, services
 from store.models import Order
@@ -43,20 +44,23 @@ class OrderViewSet(viewsets.GenericViewSet):
     }
 
     def get_queryset(self) -> QuerySet[Order]:
-        return Order.objects.filter(account=caller_account(self.request))
+        return Order.objects.filter(account_id=caller_key(self.request).account_id)
 
     @extend_schema(
         operation_id="listOrders",
         summary="List my orders",
         description="The calling account's orders in id order, paged like `listPets`.",
-        parameters=[OrderListFilter],
-        responses={200: OpenApiResponse(OrderSerializer(many=True), "A page of orders.")},
+        parameters=[OrderListFilter, *response_headers("Link", on=(200,))],
+        responses={
+            200: OpenApiResponse(OrderSerializer(many=True), "A page of orders."),
+            **error_responses(400),
+        },
     )
     def list(self, request: Request) -> HttpResponse:
         query = OrderListQuery.parse(request.query_params)
         wanted = pagination.page(request, query)
         orders = selectors.order_page(
-            account_id=caller_account(request).pk,
+            account_id=caller_key(request).account_id,
             after=wanted.after,
             limit=wanted.limit + 1,
             status=query.get("status"),
@@ -71,15 +75,21 @@ class OrderViewSet(viewsets.GenericViewSet):
         description="The animal must be `available`; it becomes `pending` until the order is "
         "delivered (`sold`) or cancelled (`available` again).",
         request=NewOrderSerializer,
-        parameters=[IDEMPOTENCY_KEY_PARAMETER],
-        responses={201: OpenApiResponse(OrderSerializer, "The order, as placed.")},
+        parameters=[
+            IDEMPOTENCY_KEY_PARAMETER,
+            *response_headers("Location", "Idempotent-Replayed", on=(201,)),
+        ],
+        responses={
+            201: OpenApiResponse(OrderSerializer, "The order, as placed."),
+            **error_responses(400, 409, 413, 415, 422),
+        },
     )
     @idempotent
     def create(self, request: Request) -> Response:
         new_order = NewOrderSerializer(data=json_object(request))
         new_order.is_valid(raise_exception=True)
         order = services.order_place(
-            account=caller_account(request), pet_id=new_order.validated_data["petId"]
+            account_id=caller_key(request).account_id, pet_id=new_order.validated_data["petId"]
         )
         return Response(
             OrderSerializer(order).data,
@@ -92,8 +102,8 @@ class OrderViewSet(viewsets.GenericViewSet):
         summary="Cancel an order",
         description="Only until the animal is delivered; the animal is available again.",
         parameters=[ORDER_ID],
-        responses={204: OpenApiResponse(description="Cancelled.")},
+        responses={204: OpenApiResponse(description="Cancelled."), **error_responses(404, 409)},
     )
     def destroy(self, request: Request, orderId: int) -> Response:
-        services.order_cancel(order_id=orderId, account=caller_account(request))
+        services.order_cancel(order_id=orderId, account_id=caller_key(request).account_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

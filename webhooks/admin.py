@@ -9,7 +9,9 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from audit.actors import actor_of
+from apikeys.actors import actor_of
+from apikeys.admin.accounts import AccountAdmin
+from apikeys.models import Account
 from petstore.admin import short_date
 from webhooks import services
 from webhooks.models import Delivery, Endpoint, EndpointState
@@ -56,6 +58,17 @@ class EndpointInline(admin.TabularInline):
         if found is None:
             return admin.site.empty_value_display
         return format_html("{}: {}", short_date(found.last_attempt_at), found.get_state_display())
+
+
+# The account's page lists its endpoints too. Its admin is apikeys', which imports nothing of
+# webhooks (apikeys sits below them), so it is registered again here with the endpoints added,
+# the way Django's documentation extends the admin of another app's model.
+admin.site.unregister(Account)
+
+
+@admin.register(Account)
+class AccountWithEndpointsAdmin(AccountAdmin):
+    inlines = (*AccountAdmin.inlines, EndpointInline)
 
 
 class DeliveryInline(admin.TabularInline):

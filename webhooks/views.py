@@ -15,12 +15,13 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apikeys.authentication import caller_account, caller_key
-from apikeys.models import Scope
-from audit.actors import actor_of
+from apikeys.actors import actor_of
+from apikeys.authentication import caller_key
 from events.serializers import EventSerializer
+from petstore.openapi import error_responses, response_headers
 from petstore.parsers import json_object
 from petstore.renderers import JsonAnswer
+from petstore.scopes import Scope
 from petstore.serializers import PATH_ID_SCHEMA
 from webhooks import services
 from webhooks.models import Endpoint
@@ -83,7 +84,10 @@ class EndpointViewSet(viewsets.GenericViewSet):
         operation_id="listWebhookEndpoints",
         summary="List my webhook endpoints",
         description="The account's endpoints (at most 10), without their secrets.",
-        responses={200: OpenApiResponse(EndpointSerializer(many=True), "The endpoints.")},
+        responses={
+            200: OpenApiResponse(EndpointSerializer(many=True), "The endpoints."),
+            **error_responses(),
+        },
     )
     def list(self, request: Request) -> HttpResponse:
         endpoints = Endpoint.objects.filter(account_id=caller_key(request).account_id)
@@ -96,14 +100,20 @@ class EndpointViewSet(viewsets.GenericViewSet):
         description="Events of the listed types made from now on are posted to `url`, signed "
         "with the `secret` this answer shows once (Standard Webhooks). At most 10 per account.",
         request=NewEndpointSerializer,
-        responses={201: OpenApiResponse(CreatedEndpointSerializer, "The endpoint, as made.")},
+        parameters=response_headers("Location", on=(201,)),
+        responses={
+            201: OpenApiResponse(CreatedEndpointSerializer, "The endpoint, as made."),
+            **error_responses(400, 409, 413, 415),
+        },
         callbacks=[EVENT_DELIVERY],
     )
     def create(self, request: Request) -> Response:
         new_endpoint = NewEndpointSerializer(data=json_object(request))
         new_endpoint.is_valid(raise_exception=True)
         endpoint = services.endpoint_create(
-            account=caller_account(request), by=actor_of(request), **new_endpoint.validated_data
+            account_id=caller_key(request).account_id,
+            by=actor_of(request),
+            **new_endpoint.validated_data,
         )
         return Response(
             CreatedEndpointSerializer.of(endpoint),
@@ -116,7 +126,7 @@ class EndpointViewSet(viewsets.GenericViewSet):
         summary="Delete a webhook endpoint",
         description="Nothing more is sent to it.",
         parameters=[ENDPOINT_ID],
-        responses={204: OpenApiResponse(description="Deleted.")},
+        responses={204: OpenApiResponse(description="Deleted."), **error_responses(404)},
     )
     def destroy(self, request: Request, endpointId: int) -> Response:
         account_id = caller_key(request).account_id

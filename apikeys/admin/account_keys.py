@@ -15,12 +15,12 @@ from django.urls import path, reverse
 from django.utils import timezone
 
 from apikeys import services
+from apikeys.actors import actor_of
 from apikeys.admin.display import key_state_badge
 from apikeys.admin.forms import IssueKeyForm, RotateForm
 from apikeys.admin.rotation import rotate_and_show
 from apikeys.admin.tokens import new_token, show_keys_once, spend_token
 from apikeys.models import Account, ApiKey
-from audit.actors import actor_of
 
 
 def _back_to(account_id: int) -> str:

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib import admin
+from django.contrib.admin.options import InlineModelAdmin
 from django.db.models import Count, Max, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 
 from apikeys import services, usage
+from apikeys.actors import actor_of
 from apikeys.admin.account_keys import AccountKeyViews
 from apikeys.admin.account_usage import AccountUsageViews
 from apikeys.admin.filters import NearLimitFilter, SuspendedFilter
 from apikeys.admin.keys import ApiKeyInline
 from apikeys.models import Account
-from audit.actors import actor_of
 from petstore.admin import badge, clipped, short_date
-from webhooks.admin import EndpointInline
 
 
 @admin.register(Account)
@@ -51,7 +51,8 @@ class AccountAdmin(AccountUsageViews, AccountKeyViews):
         ),
         ("State", {"fields": ("suspended_at", "created_at", "usage_now")}),
     )
-    inlines = (ApiKeyInline, EndpointInline)
+    # And its webhook endpoints: webhooks.admin adds them.
+    inlines: ClassVar[tuple[type[InlineModelAdmin[Any, Any]], ...]] = (ApiKeyInline,)
     actions = ("suspend", "reactivate")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Account]:

@@ -7,10 +7,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from apikeys import services
+from apikeys.actors import actor_of
 from apikeys.admin.display import prefix_cell
 from apikeys.admin.filters import BanStateFilter
 from apikeys.models import Ban
-from audit.actors import actor_of
 from petstore.admin import badge, clipped, short_date
 
 

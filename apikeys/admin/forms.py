@@ -9,7 +9,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from apikeys import services
-from apikeys.models import ApiKey, KeyKind, Scope, normalize_origins
+from apikeys.models import ApiKey, KeyKind, normalize_origins
+from petstore.scopes import Scope
 
 DEFAULT_GRACE_HOURS = 24
 

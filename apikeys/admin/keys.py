@@ -15,13 +15,13 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from apikeys import services
+from apikeys.actors import actor_of
 from apikeys.admin.display import KeyCells
 from apikeys.admin.filters import KeyStateFilter
 from apikeys.admin.forms import ApiKeyChangeForm, RotateForm
 from apikeys.admin.rotation import rotate_and_show
 from apikeys.admin.tokens import new_token, spend_token
 from apikeys.models import ApiKey
-from audit.actors import actor_of
 from petstore.admin import clipped
 
 KEY_COLUMNS = ("key_prefix", "state", "key_name", "last_used", "expires")

@@ -8,8 +8,8 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from apikeys import services
+from apikeys.actors import actor_of
 from apikeys.models import Plan
-from audit.actors import actor_of
 
 
 @admin.register(Plan)

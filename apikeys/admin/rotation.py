@@ -11,10 +11,10 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
 from apikeys import services
+from apikeys.actors import actor_of
 from apikeys.admin.forms import RotateForm, access_errors
 from apikeys.admin.tokens import show_keys_once
 from apikeys.models import Account, ApiKey
-from audit.actors import actor_of
 
 
 def rotate_and_show(

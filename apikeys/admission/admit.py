@@ -29,11 +29,11 @@ from rest_framework.exceptions import APIException, AuthenticationFailed
 
 from apikeys import keys
 from apikeys.admission.result import Admission, ForeignOrigin
+from apikeys.events import usage_threshold
 from apikeys.keyring import Found, keyring, record_name
 from apikeys.lastuse import last_use
 from apikeys.limiter import Outcome, Policy, Subject, limiter
 from apikeys.models import Limits
-from events.services import usage_threshold
 from petstore import redis
 from petstore.addresses import client_address, subscriber
 from petstore.errors import ServiceUnavailable

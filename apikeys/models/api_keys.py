@@ -16,6 +16,7 @@ from django.utils.functional import cached_property
 from apikeys import keys
 from apikeys.models.accounts import Account
 from apikeys.origins import normalize_origins
+from petstore.scopes import Scope
 
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
@@ -23,19 +24,6 @@ LAST_USED_RESOLUTION = timedelta(minutes=1)
 class KeyKind(models.TextChoices):
     SECRET = "secret", "Secret (servers only)"
     PUBLISHABLE = "publishable", "Publishable (read-only, for web pages)"
-
-
-class Scope(models.TextChoices):
-    """What a key may do. Each API operation needs one (``apikeys.scopes``)."""
-
-    PETS_READ = "pets:read", "pets:read: list and get animals, list categories"
-    PETS_WRITE = "pets:write", "pets:write: add animals"
-    ORDERS_READ = "orders:read", "orders:read: list the account's orders"
-    ORDERS_WRITE = "orders:write", "orders:write: place and cancel orders"
-    CATEGORIES_WRITE = "categories:write", "categories:write: add categories (never by default)"
-    EVENTS_READ = "events:read", "events:read: list the events the key may see"
-    WEBHOOKS_READ = "webhooks:read", "webhooks:read: list the account's webhook endpoints"
-    WEBHOOKS_WRITE = "webhooks:write", "webhooks:write: add and delete webhook endpoints"
 
 
 ALL_SCOPES: tuple[str, ...] = tuple(Scope.values)

@@ -60,7 +60,7 @@ def test_a_read_only_key_cannot_place_an_order(client, read_only, make_pet):
 
 def test_a_read_only_key_cannot_cancel_an_order(client, make_key, make_account, make_pet):
     account = make_account()
-    order = store_services.order_place(account=account, pet_id=make_pet().pk)
+    order = store_services.order_place(account_id=account.pk, pet_id=make_pet().pk)
     reader = bearer(make_key(account=account, scopes=["orders:read"]))
 
     response = client.delete(f"/v1/store/orders/{order.pk}", headers=reader)

@@ -48,7 +48,7 @@ def partner() -> Client:
 
 @pytest.fixture
 def endpoint(make_account) -> Endpoint:
-    return services.endpoint_create(account=make_account(), url=URL, events=["pet.created"])
+    return services.endpoint_create(account_id=make_account().pk, url=URL, events=["pet.created"])
 
 
 def test_an_endpoint_made_through_the_api_is_recorded_as_the_keys(partner, api_key, key_row):
@@ -75,7 +75,7 @@ def test_an_endpoint_made_through_the_api_is_recorded_as_the_keys(partner, api_k
 
 
 def test_an_endpoint_deleted_through_the_api_is_recorded_as_the_keys(partner, api_key, key_row):
-    made = services.endpoint_create(account=key_row.account, url=URL, events=["pet.created"])
+    made = services.endpoint_create(account_id=key_row.account_id, url=URL, events=["pet.created"])
 
     response = partner.delete(
         f"/v1/webhook_endpoints/{made.pk}", headers={"Authorization": f"Bearer {api_key}"}

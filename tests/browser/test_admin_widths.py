@@ -120,7 +120,7 @@ def realistic_rows() -> None:
         for n in range(5)
     ]
     for account, pet in zip(accounts, pets, strict=False):
-        store_services.order_place(account=account, pet_id=pet.pk)
+        store_services.order_place(account_id=account.pk, pet_id=pet.pk)
 
     # Usage at its widest: seven-figure totals, refusals, an account near its limit.
     for account, admitted, refused in ((accounts[0], 912, 4_821), (accounts[3], 4_321_000, 0)):

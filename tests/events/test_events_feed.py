@@ -74,7 +74,7 @@ def test_an_order_is_seen_by_its_account_and_the_pet_by_everyone(
     buyer = make_account()
     mine, theirs = make_key(buyer), make_key()
     pet = make_pet("Fido")
-    order = store_services.order_place(account=buyer, pet_id=pet.pk)
+    order = store_services.order_place(account_id=buyer.pk, pet_id=pet.pk)
     store_services.order_cancel(order_id=order.pk)
 
     my_events = client.get("/v1/events", headers=bearer(mine)).json()
@@ -101,7 +101,7 @@ def test_an_order_is_seen_by_its_account_and_the_pet_by_everyone(
 def test_the_type_filter_and_the_scopes_choose_the_types(client, make_account, make_key, make_pet):
     buyer = make_account()
     full, pets_only = make_key(buyer), make_key(buyer, scopes=["events:read", "pets:read"])
-    store_services.order_place(account=buyer, pet_id=make_pet().pk)
+    store_services.order_place(account_id=buyer.pk, pet_id=make_pet().pk)
 
     orders = client.get("/v1/events?type=order.placed,order.cancelled", headers=bearer(full))
     no_orders = client.get("/v1/events", headers=bearer(pets_only))

@@ -42,7 +42,7 @@ def bulk(staff_client, action: str, pets: list[Pet]):
 def on_order(make_account, make_pet) -> Pet:
     """An animal held by an open adoption order."""
     pet = make_pet(name="Held")
-    order_place(account=make_account(), pet_id=pet.pk)
+    order_place(account_id=make_account().pk, pet_id=pet.pk)
     return pet
 
 

@@ -17,7 +17,7 @@ ORDERS = "/admin/store/order/"
 
 @pytest.fixture
 def placed(make_account, make_pet) -> Order:
-    return services.order_place(account=make_account(), pet_id=make_pet(name="Rex").pk)
+    return services.order_place(account_id=make_account().pk, pet_id=make_pet(name="Rex").pk)
 
 
 def run(staff_client, action: str, *orders: Order):
@@ -109,7 +109,7 @@ def test_a_cancelled_order_cannot_be_approved(staff_client, placed):
 def test_an_action_on_several_orders_reports_each_refusal(
     staff_client, placed, make_account, make_pet
 ):
-    other = services.order_place(account=make_account(), pet_id=make_pet(name="Tom").pk)
+    other = services.order_place(account_id=make_account().pk, pet_id=make_pet(name="Tom").pk)
     run(staff_client, "approve", other)
 
     response = run(staff_client, "deliver", placed, other)

@@ -16,7 +16,7 @@ def account(make_account):
 
 @pytest.fixture
 def placed(account, make_pet):
-    return services.order_place(account=account, pet_id=make_pet().pk)
+    return services.order_place(account_id=account.pk, pet_id=make_pet().pk)
 
 
 def pet_status(order: Order) -> str:
@@ -34,7 +34,7 @@ def test_an_animal_that_is_not_available_cannot_be_ordered(account, make_pet, st
     pet = make_pet(status=status)
 
     with pytest.raises(Conflict):
-        services.order_place(account=account, pet_id=pet.pk)
+        services.order_place(account_id=account.pk, pet_id=pet.pk)
 
     assert not Order.objects.exists()
 
@@ -96,6 +96,6 @@ def test_a_cancelled_order_cannot_be_cancelled_or_approved_again(placed):
 def test_a_cancelled_animal_can_be_ordered_again(placed, make_account):
     services.order_cancel(order_id=placed.pk)
 
-    again = services.order_place(account=make_account(name="Other"), pet_id=placed.pet_id)
+    again = services.order_place(account_id=make_account(name="Other").pk, pet_id=placed.pet_id)
 
     assert pet_status(again) == "pending"

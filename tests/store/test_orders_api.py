@@ -79,7 +79,7 @@ def test_listing_shows_only_my_orders(client, auth, other_auth, make_pet, key_ro
 
 def test_listing_filters_by_status_and_pages(client, auth, make_pet, key_row):
     orders = [
-        services.order_place(account=key_row.account, pet_id=make_pet(name=f"P{n}").pk)
+        services.order_place(account_id=key_row.account.pk, pet_id=make_pet(name=f"P{n}").pk)
         for n in range(5)
     ]
     services.order_cancel(order_id=orders[0].pk)

@@ -5,6 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from pets import services
 from pets.models import Category, Pet, PetStatus
 
 CATEGORIES = {
@@ -35,17 +36,17 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
+        # Through the services, as the API and the admin add them: each with its event.
         categories = {}
         for name, description in CATEGORIES.items():
-            categories[name], _ = Category.objects.get_or_create(
-                name=name, defaults={"description": description}
+            categories[name] = Category.objects.filter(name=name).first() or services.category_add(
+                Category(name=name, description=description)
             )
         added = 0
         for name, category, status in ANIMALS:
-            _, created = Pet.objects.get_or_create(
-                name=name, category=categories[category], defaults={"status": status}
-            )
-            added += created
+            if not Pet.objects.filter(name=name, category=categories[category]).exists():
+                services.pet_create(name=name, category_id=categories[category].pk, status=status)
+                added += 1
         self.stdout.write(
             f"Demo data: {len(categories)} categories, {added} animals added "
             f"({Pet.objects.count()} in all)."

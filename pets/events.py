@@ -1,0 +1,23 @@
+"""The events the animals and their categories write, each by one function here, in the
+change's transaction (``events.services.event_record``): every account's, with ``pets:read``."""
+
+from __future__ import annotations
+
+from events.models import Event
+from events.services import event_record
+from events.types import EventType
+from pets.models import Category, Pet
+from pets.selectors import PET
+from pets.serializers import CategorySerializer
+
+
+def pet_created(pet: Pet) -> Event:
+    return event_record(EventType.PET_CREATED, PET.of(pet))
+
+
+def pet_status_changed(pet: Pet, previous: str) -> Event:
+    return event_record(EventType.PET_STATUS_CHANGED, PET.of(pet) | {"previousStatus": previous})
+
+
+def category_created(category: Category) -> Event:
+    return event_record(EventType.CATEGORY_CREATED, dict(CategorySerializer(category).data))

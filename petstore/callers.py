@@ -1,0 +1,29 @@
+"""The API key a request was made with, as the views of apps below ``apikeys`` see it (events,
+webhooks): what it may see and whose it is, named by this protocol rather than by importing
+``apikeys``, which grants and checks keys (``apikeys.records.KeyRecord`` is the one
+implementation)."""
+
+from __future__ import annotations
+
+from typing import Protocol, cast
+
+from rest_framework import exceptions
+from rest_framework.request import Request
+
+
+class Caller(Protocol):
+    @property
+    def account_id(self) -> int: ...
+
+    @property
+    def scope_set(self) -> frozenset[str]: ...
+
+    @property
+    def is_publishable(self) -> bool: ...
+
+
+def caller(request: Request) -> Caller:
+    """The key of an authenticated API request (the views require one: ``HasScope``)."""
+    if request.auth is None:
+        raise exceptions.NotAuthenticated()
+    return cast(Caller, request.auth)

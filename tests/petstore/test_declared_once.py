@@ -1,0 +1,86 @@
+"""Each rule is declared once and read from there: an operation's responses at its view, the
+event types in their table, the limit's windows in theirs. These tests fail when a copy
+appears that can drift from its declaration."""
+
+from __future__ import annotations
+
+import json
+from http import HTTPStatus
+from typing import Any
+
+import pytest
+from drf_spectacular.generators import EndpointEnumerator, SchemaGenerator
+from drf_spectacular.plumbing import ComponentRegistry
+
+from events.types import AUDIENCE, EVENT_TYPES
+from petstore.openapi import RATE_LIMIT_HEADERS
+
+
+@pytest.fixture
+def document(client, db) -> dict[str, Any]:
+    return json.loads(client.get("/v1/openapi.json").content)
+
+
+def declared_by_the_views() -> dict[str, dict[str, set[str]]]:
+    """Each operation's responses as its view declares them (its ``extend_schema``), before
+    the document's hooks run: status -> the headers declared for it."""
+    generator = SchemaGenerator()
+    declared = {}
+    for path, path_regex, method, callback in EndpointEnumerator().get_api_endpoints():
+        view = generator.create_view(callback, method)
+        operation = view.schema.get_operation(path, path_regex, "/v1", method, ComponentRegistry())
+        if operation is None:  # the document's own view
+            continue
+        declared[operation["operationId"]] = {
+            status: set(response.get("headers", {}))
+            for status, response in operation["responses"].items()
+        }
+    return declared
+
+
+def documented(document: dict[str, Any]) -> dict[str, dict[str, set[str]]]:
+    """Each operation's responses in the served document, less the headers every response
+    has (the limit's, and Retry-After on a 429)."""
+    shared = {*RATE_LIMIT_HEADERS, "Retry-After"}
+    return {
+        operation["operationId"]: {
+            status: set(response.get("headers", {})) - shared
+            for status, response in operation["responses"].items()
+        }
+        for operations in document["paths"].values()
+        for operation in operations.values()
+    }
+
+
+def test_every_operation_documents_the_statuses_and_headers_its_view_declares(document):
+    declared = declared_by_the_views()
+
+    assert len(declared) == 15
+    assert documented(document) == declared
+
+
+def test_the_document_lists_the_event_types_of_the_table(document):
+    schemas = document["components"]["schemas"]
+    feed_types = schemas["Event"]["properties"]["type"]["allOf"][0]
+    subscribed = schemas["NewEndpoint"]["properties"]["events"]["items"]
+
+    assert sorted(AUDIENCE) == sorted(EVENT_TYPES)
+    assert feed_types == subscribed == {"$ref": "#/components/schemas/EventType"}
+    assert sorted(schemas["EventType"]["enum"]) == sorted(EVENT_TYPES)
+    data = schemas["Event"]["properties"]["data"]["description"]
+    assert all(f"`{kind}`: {audience.data}" in data for kind, audience in AUDIENCE.items())
+
+
+@pytest.mark.parametrize("separator", [",", ", "])
+@pytest.mark.parametrize("start", range(len(EVENT_TYPES)))
+def test_the_feed_takes_every_type_in_any_order(client, make_key, separator, start):
+    key = make_key(scopes=["events:read", "pets:read", "orders:read"])
+    types = EVENT_TYPES[start:] + EVENT_TYPES[:start]
+
+    response = client.get(
+        "/v1/events",
+        {"type": separator.join(types)},
+        headers={"Authorization": f"Bearer {key}"},
+    )
+
+    assert response.status_code == HTTPStatus.OK, response.content
