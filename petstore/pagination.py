@@ -127,7 +127,12 @@ def schema_parameters() -> list[dict[str, Any]]:
             "in": "query",
             "required": False,
             "description": f"Maximum number of items to return (1 to {MAX_LIMIT}).",
-            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 20},
+            "schema": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_LIMIT,
+                "default": DEFAULT_LIMIT,
+            },
         },
         {
             "name": "cursor",

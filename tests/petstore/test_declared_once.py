@@ -55,7 +55,7 @@ def documented(document: dict[str, Any]) -> dict[str, dict[str, set[str]]]:
 def test_every_operation_documents_the_statuses_and_headers_its_view_declares(document):
     declared = declared_by_the_views()
 
-    assert len(declared) == 15
+    assert "getCategory" in declared
     assert documented(document) == declared
 
 
