@@ -14,7 +14,6 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 
 from apikeys.admission.result import admission_of
-from apikeys.models import Account
 from apikeys.records import KeyRecord
 
 
@@ -24,11 +23,6 @@ def caller_key(request: Request) -> KeyRecord:
     if not isinstance(record, KeyRecord):
         raise exceptions.NotAuthenticated()
     return record
-
-
-def caller_account(request: Request) -> Account:
-    """The account of an authenticated API request, made from its key's record (no query)."""
-    return caller_key(request).account()
 
 
 class BearerKeyAuthentication(BaseAuthentication):

@@ -80,7 +80,11 @@ class KeyRing:
         returns it."""
         if data is None:
             return None
-        record = None if data == NO_KEY else KeyRecord.from_wire(data)
+        record = None
+        if data != NO_KEY:
+            record = KeyRecord.from_wire(data)
+            if record is None:
+                return None  # a record of an earlier form: as if there were none
         # No generation: Redis restarted, and there is nothing to verify against.
         return self._found(digest, record, generation.decode() if generation else None)
 

@@ -16,10 +16,10 @@ from datetime import UTC, datetime
 
 from apikeys import keyring
 from apikeys.models import ApiKey
+from apikeys.models.accounts import MINUTE
 from apikeys.records import KeyRecord
 
 FLUSH_SECONDS = 10.0
-MINUTE = 60
 # Keys in one UPDATE (SQLite allows a few hundred parameters a statement).
 BATCH = 500
 

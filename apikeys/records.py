@@ -6,34 +6,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import orjson
 
-from apikeys.models import Account, ApiKey, KeyKind, Plan
+from apikeys.models import ApiKey, KeyKind, Limits
 from apikeys.models.api_keys import KeyFacts, key_state, refusal_message
 
 T = TypeVar("T")
 
-# The record's fields as Redis keeps them, in order: the limiter's check reads a few by name.
-WIRE = (
-    "id",
-    "account_id",
-    "publishable",
-    "scopes",
-    "origins",
-    "revoked",
-    "suspended",
-    "expires_at",
-    "used",
-    "plan",
-    "custom",
-    "per_minute",
-    "per_day",
-    "countable_until",
-)
+# The form of the record as Redis keeps it: a JSON object read by name on both sides (here, and
+# the limiter's check by record, scripts/check.lua), with this version in "v".
+RECORD_VERSION = 1
 # A time after every clock's: a key that does not expire.
 FOREVER = 2**53
+
+
+class PlanFacts(NamedTuple):
+    """The account's plan, as GET /v1/rate_limit names it."""
+
+    id: int
+    code: str
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +41,8 @@ class KeyRecord:
     suspended: bool
     expires_at: float | None  # Unix seconds
     used: bool  # whether the key's use was ever recorded (its last_used_at)
-    plan: tuple[int, str, str, int | None, int | None]  # id, code, name, per minute, per day
-    custom: tuple[int | None, int | None]  # the account's own limits (Enterprise)
-    per_minute: int  # the limits in force, from Account.limits
-    per_day: int
+    plan: PlanFacts  # the account's
+    limits: Limits  # the limits in force, from Account.limits
 
     # The request's user in DRF is the key: any valid key is an authenticated caller.
     is_authenticated = True
@@ -59,7 +51,6 @@ class KeyRecord:
     def of(cls, api_key: ApiKey) -> KeyRecord:
         """The record of a key read with its account and plan."""
         account, plan = api_key.account, api_key.account.plan
-        limits = account.limits
         expires_at = api_key.expires_at
         return cls(
             api_key.pk,
@@ -71,67 +62,51 @@ class KeyRecord:
             account.suspended_at is not None,
             expires_at.timestamp() if expires_at is not None else None,
             api_key.last_used_at is not None,
-            _shared(
-                (plan.pk, plan.code, plan.name, plan.requests_per_minute, plan.requests_per_day)
-            ),
-            _shared((account.custom_requests_per_minute, account.custom_requests_per_day)),
-            _shared(limits.per_minute),
-            _shared(limits.per_day),
+            _shared(PlanFacts(plan.pk, plan.code, plan.name)),
+            _shared(account.limits),
         )
 
     def wire(self) -> bytes:
         """The record as Redis keeps it."""
         return orjson.dumps(
-            [
-                self.id,
-                self.account_id,
-                self.publishable,
-                sorted(self.scope_set),
-                sorted(self.origin_set),
-                self.revoked,
-                self.suspended,
-                self.expires_at,
-                self.used,
-                self.plan,
-                self.custom,
-                self.per_minute,
-                self.per_day,
-                self.countable_until,
-            ]
+            {
+                "v": RECORD_VERSION,
+                "id": self.id,
+                "account_id": self.account_id,
+                "publishable": self.publishable,
+                "scopes": sorted(self.scope_set),
+                "origins": sorted(self.origin_set),
+                "revoked": self.revoked,
+                "suspended": self.suspended,
+                "expires_at": self.expires_at,
+                "used": self.used,
+                "plan": self.plan._asdict(),
+                "limits": list(self.limits),
+                # What the check by record reads; it follows from the rest.
+                "countable_until": self.countable_until,
+            }
         )
 
     @classmethod
-    def from_wire(cls, data: bytes) -> KeyRecord:
-        (
-            key_id,
-            account_id,
-            publishable,
-            scopes,
-            origins,
-            revoked,
-            suspended,
-            expires_at,
-            used,
-            plan,
-            custom,
-            per_minute,
-            per_day,
-            *_,  # countable_until, which follows from the rest
-        ) = orjson.loads(data)
+    def from_wire(cls, data: bytes) -> KeyRecord | None:
+        """The record Redis keeps as ``data``; None for one of another form than this
+        version's (written before it), which is read from PostgreSQL instead."""
+        fields = orjson.loads(data)
+        if not isinstance(fields, dict) or fields.get("v") != RECORD_VERSION:
+            return None
+        expires_at = fields["expires_at"]
         return cls(
-            key_id,
-            account_id,
-            publishable,
-            _words(" ".join(scopes)),
-            _words(" ".join(origins)),
-            revoked,
-            suspended,
+            fields["id"],
+            fields["account_id"],
+            fields["publishable"],
+            _words(" ".join(fields["scopes"])),
+            _words(" ".join(fields["origins"])),
+            fields["revoked"],
+            fields["suspended"],
             expires_at,
-            used,
-            _shared(tuple(plan)),
-            _shared(tuple(custom)),
-            _shared(per_minute),
-            _shared(per_day),
+            fields["used"],
+            _shared(PlanFacts(**fields["plan"])),
+            _shared(Limits(fields["limits"])),
         )
 
     @property
@@ -176,25 +151,6 @@ class KeyRecord:
             True,
         )
 
-    def account(self) -> Account:
-        """The key's account as a model instance made from the record (no query): for the
-        views that filter or write by account."""
-        plan_id, code, name, plan_per_minute, plan_per_day = self.plan
-        plan = Plan(
-            pk=plan_id,
-            code=code,
-            name=name,
-            requests_per_minute=plan_per_minute,
-            requests_per_day=plan_per_day,
-        )
-        per_minute, per_day = self.custom
-        return Account(
-            pk=self.account_id,
-            plan=plan,
-            custom_requests_per_minute=per_minute,
-            custom_requests_per_day=per_day,
-        )
-
 
 # Keys have few distinct plans, limits, scopes and origins: every record of a process shares one
 # copy of each, so that a process can hold every key of a busy service.
@@ -203,7 +159,8 @@ _WORDS: dict[str, frozenset[str]] = {}
 
 
 def _shared(value: T) -> T:
-    return _SHARED.setdefault(value, value)
+    # By type too: equal tuples of another kind (a plan's, limits) stay apart.
+    return _SHARED.setdefault((type(value), value), value)
 
 
 def _words(words: str) -> frozenset[str]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from apikeys.models.accounts import WINDOWS
 from apikeys.usage import RETENTION_DAYS, UsageDay
 from petstore.serializers import QueryIntegerField, QuerySerializer
 
@@ -17,13 +18,16 @@ class PlanSerializer(serializers.Serializer):
 
 class RateLimitWindowSerializer(serializers.Serializer):
     name = serializers.CharField(
-        help_text="`minute` or `day`: the window's name in the `RateLimit` headers."
+        help_text=" or ".join(f"`{w.name}`" for w in WINDOWS)
+        + ": the window's name in the `RateLimit` headers."
     )
     limit = serializers.IntegerField(help_text="Requests the window admits.")
     used = serializers.IntegerField(help_text="Requests it has admitted so far.")
     remaining = serializers.IntegerField(help_text="Requests it still admits.")
     reset = serializers.IntegerField(help_text="Unix time, in seconds, at which it ends.")
-    seconds = serializers.IntegerField(help_text="Its length in seconds (60 or 86400).")
+    seconds = serializers.IntegerField(
+        help_text=f"Its length in seconds ({' or '.join(str(w.seconds) for w in WINDOWS)})."
+    )
 
 
 class BanSerializer(serializers.Serializer):

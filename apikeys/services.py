@@ -26,6 +26,7 @@ from apikeys.models import (
     KeyKind,
     Plan,
 )
+from apikeys.models.accounts import WINDOWS
 from apikeys.records import KeyRecord
 from audit.services import Actor, changes_between, record_by
 
@@ -43,11 +44,16 @@ class IssuedKey:
 
 def _account_facts(account: Account) -> dict[str, Any]:
     """What the trail keeps of an account's plan and limits."""
-    return {
-        "plan": account.plan.code,
-        "custom_requests_per_minute": account.custom_requests_per_minute,
-        "custom_requests_per_day": account.custom_requests_per_day,
-    }
+    custom = {w.custom_field: getattr(account, w.custom_field) for w in WINDOWS}
+    return {"plan": account.plan.code, **custom}
+
+
+def _custom_limits(limits: dict[str, int | None]) -> dict[str, int | None]:
+    """An account's own limits given as ``per_<window>`` (``per_minute=…``), by its fields."""
+    unknown = set(limits) - {w.per for w in WINDOWS}
+    if unknown:
+        raise TypeError(f"no such window: {', '.join(sorted(unknown))}")
+    return {w.custom_field: limits.get(w.per) for w in WINDOWS}
 
 
 def _record_account_change(account: Account, before: dict[str, Any], by: Actor | None) -> None:
@@ -63,17 +69,11 @@ def account_create(
     name: str,
     plan: Plan,
     email: str = "",
-    per_minute: int | None = None,
-    per_day: int | None = None,
     by: Actor | None = None,
+    **limits: int | None,
 ) -> Account:
-    account = Account(
-        name=name,
-        email=email,
-        plan=plan,
-        custom_requests_per_minute=per_minute,
-        custom_requests_per_day=per_day,
-    )
+    """``limits``: an Enterprise account's own, one per window (``per_minute=…``)."""
+    account = Account(name=name, email=email, plan=plan, **_custom_limits(limits))
     account.full_clean()
     account.save()
     record_by(by, "account.created", account, changes_between({}, _account_facts(account)))
@@ -85,16 +85,16 @@ def account_set_plan(
     *,
     account: Account,
     plan: Plan,
-    per_minute: int | None = None,
-    per_day: int | None = None,
     by: Actor | None = None,
+    **limits: int | None,
 ) -> Account:
-    """Move an account to a plan; the next request is limited by it, in every process."""
+    """Move an account to a plan; the next request is limited by it, in every process.
+    ``limits``: as ``account_create``'s; a window not given keeps the account's own limit."""
     before = _account_facts(account)
     account.plan = plan
     if plan.has_custom_limits:
-        account.custom_requests_per_minute = per_minute or account.custom_requests_per_minute
-        account.custom_requests_per_day = per_day or account.custom_requests_per_day
+        for field, value in _custom_limits(limits).items():
+            setattr(account, field, value or getattr(account, field))
     account.full_clean()
     account.save()
     _record_account_change(account, before, by)
@@ -131,7 +131,7 @@ def account_delete(*, account: Account, by: Actor | None = None) -> None:
 def plan_save(*, plan: Plan, by: Actor | None = None) -> Plan:
     """Save a plan's limits as the admin's form changed them: every account on it is limited
     by them from its next request on."""
-    facts = ("name", "requests_per_minute", "requests_per_day")
+    facts = ("name", *(w.plan_field for w in WINDOWS))
     before = Plan.objects.values(*facts).get(pk=plan.pk)
     plan.save()
     changes = changes_between(before, {field: getattr(plan, field) for field in facts})

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django_ratelimit.core import is_ratelimited
 
+from apikeys.models.accounts import parse_rate
 from petstore.addresses import client_address, subscriber
 
 
@@ -27,7 +28,7 @@ class AdminSite(admin.AdminSite):
             request,
             group="admin-login",
             key=caller,
-            rate=settings.PETSTORE_ADMIN_LOGIN_RATE,
+            rate=parse_rate(settings.PETSTORE_ADMIN_LOGIN_RATE),
             method="POST",
             increment=True,
         )

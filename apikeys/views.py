@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from apikeys.admission.admit import RATE_LIMIT_READS_PER_MINUTE
 from apikeys.admission.result import admission_of
-from apikeys.authentication import caller_account
+from apikeys.authentication import caller_key
 from apikeys.scopes import HasScope, SecretKeysOnly
 from apikeys.serializers import RateLimitSerializer, UsageDaySerializer, UsageQuery
 from apikeys.usage import usage_history
@@ -38,7 +38,7 @@ class RateLimitViewSet(viewsets.ViewSet):
         },
     )
     def retrieve(self, request: Request) -> Response:
-        account = caller_account(request)
+        key = caller_key(request)
         # Read in the round trip that admitted this request.
         admission = admission_of(request)
         standing = admission.standing if admission is not None else None
@@ -51,7 +51,7 @@ class RateLimitViewSet(viewsets.ViewSet):
                 "retryAfter": max(1, standing.ban_ends_at - standing.now),
             }
         body = {
-            "plan": {"code": account.plan.code, "name": account.plan.name},
+            "plan": {"code": key.plan.code, "name": key.plan.name},
             "windows": [{**window._asdict(), "used": window.used} for window in standing.windows],
             "ban": ban,
         }
@@ -83,5 +83,6 @@ class UsageViewSet(viewsets.GenericViewSet):
     )
     def list(self, request: Request) -> HttpResponse:
         days = UsageQuery.parse(request.query_params)["days"]
-        history = usage_history(account=caller_account(request), days=days)
+        key = caller_key(request)
+        history = usage_history(account_id=key.account_id, limits=key.limits, days=days)
         return JsonAnswer(UsageDaySerializer(history.days, many=True).data)

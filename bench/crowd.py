@@ -23,6 +23,7 @@ from pathlib import Path
 
 import django
 import psycopg
+from psycopg import sql
 
 from apikeys.keys import display_prefix, generate_key
 from bench.run import (
@@ -57,14 +58,24 @@ end
 
 def issue_keys(count: int) -> list[str]:
     """``count`` keys, each on an Enterprise account of its own whose limits never interfere."""
+    from apikeys.models.accounts import WINDOWS  # once Django is set up
+
     raw = [generate_key() for _ in range(count)]
     with psycopg.connect(DATABASE_URL, autocommit=True) as db:
         plan = db.execute("SELECT id FROM apikeys_plan WHERE code = 'enterprise'").fetchone()
         assert plan is not None
+        # Every window's own limit, whichever windows there are (apikeys.models.accounts).
+        custom = [w.custom_field for w in WINDOWS]
+        insert = sql.SQL(
+            "INSERT INTO apikeys_account (name, email, plan_id, {}, created_at) "
+            "SELECT 'Crowd ' || g, '', %s, {}, now() "
+            "FROM generate_series(1, %s) AS g RETURNING id"
+        ).format(
+            sql.SQL(", ").join(map(sql.Identifier, custom)),
+            sql.SQL(", ").join([sql.Literal(1_000_000_000)] * len(custom)),
+        )
         accounts = db.execute(
-            "INSERT INTO apikeys_account (name, email, plan_id, custom_requests_per_minute, "
-            "custom_requests_per_day, created_at) SELECT 'Crowd ' || g, '', %s, 1000000000, "
-            "1000000000, now() FROM generate_series(1, %s) AS g RETURNING id",
+            insert,
             [plan[0], count],
         ).fetchall()
         with (

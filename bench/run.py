@@ -101,6 +101,12 @@ def prepare_database() -> None:
 
 
 def issue_key() -> str:
+    from bench.crowd import setup  # it imports this module
+
+    setup()  # the windows are read from the service's declaration, under its settings
+    from apikeys.models.accounts import WINDOWS
+
+    limits = [part for w in WINDOWS for part in (f"--per-{w.name}", "1000000000")]
     output = sh(
         PYTHON,
         "manage.py",
@@ -109,10 +115,7 @@ def issue_key() -> str:
         "enterprise",
         "--name",
         "bench",
-        "--per-minute",
-        "1000000000",
-        "--per-day",
-        "1000000000",
+        *limits,
         env=SERVER_ENV,
     )
     return output.strip().splitlines()[-1]

@@ -18,6 +18,7 @@ from django.utils.html import format_html
 from apikeys import usage
 from apikeys.limiter import Usage, account_usages
 from apikeys.models import Account, ApiKey
+from apikeys.models.accounts import DAY, WINDOWS
 
 CHART_DAYS = 30
 
@@ -63,10 +64,11 @@ class AccountUsageViews(admin.ModelAdmin):
         if account.pk is None:
             return "-"
         now, limits = live_usage(account), account.limits
-        return (
-            f"{now.this_minute} of {limits.per_minute} this minute, "
-            f"{now.today} of {limits.per_day} today, {now.refused_today} refused today"
-        )
+        windows = [
+            f"{count} of {limit} " + ("today" if w.seconds == DAY else f"this {w.name}")
+            for w, limit, count in zip(WINDOWS, limits, now.counts, strict=True)
+        ]
+        return ", ".join([*windows, f"{now.refused_today} refused today"])
 
     @admin.display(description=f"last {usage.RECENT_DAYS} days", ordering="week_admitted")
     def week(self, account: Any) -> str:
@@ -107,7 +109,7 @@ class AccountUsageViews(admin.ModelAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
     def _usage_charts(self, account: Account) -> dict[str, Any]:
-        history = usage.usage_history(account=account, days=CHART_DAYS)
+        history = usage.usage_history(account_id=account.pk, limits=account.limits, days=CHART_DAYS)
         keys = ApiKey.objects.filter(pk__in=history.keys).in_bulk()
         key_charts = [
             (str(keys[key_id]), series, f"usage-key-{key_id}")

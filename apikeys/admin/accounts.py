@@ -17,6 +17,7 @@ from apikeys.admin.account_usage import AccountUsageViews
 from apikeys.admin.filters import NearLimitFilter, SuspendedFilter
 from apikeys.admin.keys import ApiKeyInline
 from apikeys.models import Account
+from apikeys.models.accounts import WINDOWS
 from petstore.admin import badge, clipped, short_date
 
 
@@ -45,8 +46,9 @@ class AccountAdmin(AccountUsageViews, AccountKeyViews):
         (
             "Plan",
             {
-                "fields": ("plan", "custom_requests_per_minute", "custom_requests_per_day"),
-                "description": "Custom limits: Enterprise only, which needs both.",
+                "fields": ("plan", *(w.custom_field for w in WINDOWS)),
+                "description": "Custom limits: Enterprise only, which needs "
+                + ("both." if len(WINDOWS) == 2 else "all of them."),
             },
         ),
         ("State", {"fields": ("suspended_at", "created_at", "usage_now")}),

@@ -10,11 +10,12 @@ from django.http import HttpRequest
 from apikeys import services
 from apikeys.actors import actor_of
 from apikeys.models import Plan
+from apikeys.models.accounts import WINDOWS
 
 
 @admin.register(Plan)
 class PlanAdmin(admin.ModelAdmin):
-    list_display = ("name", "code", "requests_per_minute", "requests_per_day")
+    list_display = ("name", "code", *(w.plan_field for w in WINDOWS))
     readonly_fields = ("code",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:

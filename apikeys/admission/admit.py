@@ -33,7 +33,7 @@ from apikeys.events import usage_threshold
 from apikeys.keyring import Found, keyring, record_name
 from apikeys.lastuse import last_use
 from apikeys.limiter import Outcome, Policy, Subject, limiter
-from apikeys.models import Limits
+from apikeys.records import KeyRecord
 from petstore import redis
 from petstore.addresses import client_address, subscriber
 from petstore.errors import ServiceUnavailable
@@ -50,11 +50,13 @@ def admit(request: HttpRequest) -> Admission:
         return _by_address(request)
     if not token:
         return _by_address(request, AuthenticationFailed("The bearer token is empty."))
-    for use_cache in (True, False):
-        admission = _admit_key(request, token, use_cache=use_cache)
-        if admission is not None:
-            return admission
-    raise AssertionError("a key read from the database is always decided")
+    try:
+        return _admit_key(request, token)
+    except DatabaseError as exc:
+        # The view answers 503; meanwhile the caller is limited by address.
+        unavailable = ServiceUnavailable()
+        unavailable.__cause__ = exc
+        return _by_address(request, unavailable)
 
 
 def bearer_token(request: HttpRequest) -> str | None:
@@ -65,84 +67,106 @@ def bearer_token(request: HttpRequest) -> str | None:
     return token.strip()
 
 
-def _admit_key(request: HttpRequest, token: str, *, use_cache: bool) -> Admission | None:
-    """The admission of a request with this key, or None when a key from the cache turned out
-    to need a fresh read."""
-    digest, prefix = keys.digest(token), keys.display_prefix(token)
-    peeking = request.path_info == RATE_LIMIT_PATH and request.method in ("GET", "HEAD")
+def _admit_key(request: HttpRequest, token: str) -> Admission:
+    """A request with a key: the process's own record of it if it holds one still usable and
+    current, else the key read afresh."""
+    digest = keys.digest(token)
+    cached = keyring.cached(digest)
+    if cached is None:
+        return _admit_read(request, token, digest, verify=True)
+    # A cached key may predate its restoring (a reactivated account) or a change of its
+    # origins: only a fresh read refuses.
+    record = cached.record
+    if record is not None and record.refusal(time.time(), _origin(request)) is None:
+        admission = _count(request, token, digest, record, cached.generation)
+        if not admission.decision.stale_key:
+            return admission
+        keyring.clear()
+    return _admit_read(request, token, digest, verify=False)
+
+
+def _admit_read(request: HttpRequest, token: str, digest: str, *, verify: bool) -> Admission:
+    """A key this process does not hold, or held out of date: its shape first, then Redis,
+    then PostgreSQL; checked, then counted. ``verify``: whether the count checks the key
+    generation the record was read under, which only the request's first read needs."""
+    if not keys.is_well_formed(token):
+        return _by_address(request, AuthenticationFailed("This is not a valid API key."))
+    # checked: a check by record, the key found in Redis and counted at once.
+    found, checked = _unread(digest, _peeking(request))
     counted = None  # the count against the address that let an unknown digest reach PostgreSQL
-    checked = None  # a check by record: the key found in Redis and counted at once
-    try:
-        found = keyring.cached(digest) if use_cache else None
-        from_cache = found is not None
-        if found is None:
-            # Not a key this process holds: its shape first, then Redis, then PostgreSQL. (A
-            # cached key had its shape checked when it was read.)
-            if not keys.is_well_formed(token):
-                return _by_address(request, AuthenticationFailed("This is not a valid API key."))
-            found, checked = _unread(digest, peeking)
-        if found is None:
-            # A digest the service does not know: PostgreSQL is asked only within the
-            # address's own limit, so that made-up keys cannot load it.
-            counted = _by_address(request, AuthenticationFailed(NOT_RECOGNISED))
-            if not counted.decision.allowed:
-                return counted
-            found = keyring.read(digest)
-            if found.record is None:
-                return counted
-        record = found.record
-        if record is None:
-            return _by_address(request, AuthenticationFailed(NOT_RECOGNISED))
-        if checked is not None:
-            now, refusal = checked[1], None  # counted: usable from any origin, then
-        else:
-            now = time.time()
-            refusal = record.refusal(now, request.META.get("HTTP_ORIGIN"))
-        if refusal is not None:
-            # A cached key may predate its restoring (a reactivated account) or a change of its
-            # origins: only a fresh read refuses.
-            if from_cache:
-                return None
-            reason, foreign_origin = refusal
-            error = ForeignOrigin if foreign_origin else AuthenticationFailed
-            if counted is not None:
-                return replace(counted, error=error(reason), origins=record.origin_set)
-            return _by_address(request, error(reason), record.origin_set)
-    except DatabaseError as exc:
-        # The view answers 503; meanwhile the caller is limited by address.
-        unavailable = ServiceUnavailable()
-        unavailable.__cause__ = exc
-        return _by_address(request, unavailable)
-    # Counted against the account; GET /v1/rate_limit reads its windows instead. The second
-    # attempt's read is this request's own: there is no generation left to verify.
-    generation = found.generation if use_cache else ""
-    subject = Subject.account(
-        record.account_id, Limits(record.per_minute, record.per_day), key_id=record.id
-    )
+    if found is None:
+        # A digest the service does not know: PostgreSQL is asked only within the address's
+        # own limit, so that made-up keys cannot load it.
+        counted = _by_address(request, AuthenticationFailed(NOT_RECOGNISED))
+        if not counted.decision.allowed:
+            return counted
+        found = keyring.read(digest)
+    record = found.record
+    if record is None:
+        return counted or _by_address(request, AuthenticationFailed(NOT_RECOGNISED))
+    # A key counted by its record is usable from any origin.
+    refusal = None if checked is not None else record.refusal(time.time(), _origin(request))
+    if refusal is not None:
+        reason, foreign_origin = refusal
+        error = ForeignOrigin if foreign_origin else AuthenticationFailed
+        if counted is not None:
+            return replace(counted, error=error(reason), origins=record.origin_set)
+        return _by_address(request, error(reason), record.origin_set)
+    generation = found.generation if verify else ""
+    admission = _count(request, token, digest, record, generation, checked)
+    if admission.decision.stale_key:
+        keyring.clear()
+        return _admit_read(request, token, digest, verify=False)
+    return admission
+
+
+def _count(
+    request: HttpRequest,
+    token: str,
+    digest: str,
+    record: KeyRecord,
+    generation: str,
+    checked: tuple[Outcome, float] | None = None,
+) -> Admission:
+    """Count the request against the key's account (``checked``: already counted, by its
+    record), or for GET /v1/rate_limit read its windows instead; then what follows from the
+    count: the key's last use, the day's threshold events."""
+    subject = Subject.account(record.account_id, record.limits, key_id=record.id)
     standing = None
     if checked is not None:
         decision = limiter.decision(subject, *checked)
-    elif peeking:
+        now = checked[1]
+    elif _peeking(request):
         per_minute = RATE_LIMIT_READS_PER_MINUTE
         decision, standing = limiter.peek(subject, per_minute=per_minute, generation=generation)
+        now = time.time()
     else:
         decision = limiter.check(subject, generation=generation)
+        now = time.time()
     if decision.stale_key:
-        keyring.clear()
-        return None
+        return Admission(decision)
     if decision.record_use:
         with contextlib.suppress(DatabaseError):  # a missed last use is no reason to refuse
             last_use.record(record, digest, now)
     if decision.day_threshold:
         with contextlib.suppress(DatabaseError):  # nor a missed event
-            usage_threshold(record.account_id, decision, record.per_day)
+            usage_threshold(record.account_id, decision, record.limits.per_day)
     return Admission(
         decision,
         key=record,
-        key_prefix=prefix,
+        key_prefix=keys.display_prefix(token),
         origins=record.origin_set,
         standing=standing,
     )
+
+
+def _peeking(request: HttpRequest) -> bool:
+    """GET /v1/rate_limit reads the account's windows instead of counting against them."""
+    return request.path_info == RATE_LIMIT_PATH and request.method in ("GET", "HEAD")
+
+
+def _origin(request: HttpRequest) -> str | None:
+    return request.META.get("HTTP_ORIGIN")
 
 
 def _unread(digest: str, peeking: bool) -> tuple[Found | None, tuple[Outcome, float] | None]:
@@ -169,8 +193,6 @@ def _by_address(
 
 
 def anonymous_policy() -> Policy:
-    """``PETSTORE_ANONYMOUS_RATE``: ``N/m`` (per minute) or ``N/d`` (per UTC day)."""
-    count, _, unit = settings.PETSTORE_ANONYMOUS_RATE.partition("/")
-    if unit == "m":
-        return Policy(per_minute=int(count))
-    return Policy(per_minute=int(count), per_day=int(count))
+    """``PETSTORE_ANONYMOUS_RATE``: ``N/m`` (per minute), ``N/d`` (per UTC day, and per minute
+    too), read as every rate setting is (``apikeys.models.accounts.parse_rate``)."""
+    return Policy.of_rate(settings.PETSTORE_ANONYMOUS_RATE)

@@ -1,10 +1,11 @@
 """Request limits: one algorithm, behind one interface, with two backends.
 
-**The algorithm.** A subject (an account, or a client address) is admitted only if the minute
-window and the UTC-day window, both aligned to the clock, have room; a refused request consumes
-nothing. A subject whose policy bans: the caller that makes ``BAN_STRIKES`` refused requests
-within one minute is banned for ``BAN_BASE_SECONDS``, doubling with each further ban within
-``BAN_MEMORY_SECONDS`` of the last, up to ``BAN_MAX_SECONDS``.
+**The algorithm.** A subject (an account, or a client address) is admitted only if each of its
+windows has room: those of ``apikeys.models.accounts.WINDOWS`` (the minute and the UTC day),
+aligned to the clock, declared there once and carried everywhere as tuples in that order; a
+refused request consumes nothing. A subject whose policy bans: the caller that makes
+``BAN_STRIKES`` refused requests within one minute is banned for ``BAN_BASE_SECONDS``, doubling
+with each further ban within ``BAN_MEMORY_SECONDS`` of the last, up to ``BAN_MAX_SECONDS``.
 
 **The parts.** ``policy`` holds the values (policies, subjects, windows, decisions) and
 ``fields`` the header fields made from them. ``counters`` names what a check touches and works
@@ -23,7 +24,8 @@ the same round trip.
 
 **Keys not read yet.** A key this process has not read is found by its record in Redis
 (``apikeys.keyring``) and counted in the same round trip (``Limiter.check_unread``): the script
-reads the record and counts against the counters of the account it names.
+reads the record by its fields' names and counts against the counters of the account it names,
+whose names Python gives as templates the script fills in with the record's ids.
 
 **Usage.** The same script tallies each account's requests per key and UTC day for the usage
 history (``apikeys.usage.tallies`` names them and reads them back).

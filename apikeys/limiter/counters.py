@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from apikeys.keyring import KEY_GENERATION
+from apikeys.limiter.fields import SPANS
 from apikeys.limiter.policy import (
     BAN_BASE_SECONDS,
     BAN_MAX_SECONDS,
@@ -18,28 +19,30 @@ from apikeys.limiter.policy import (
     Subject,
     Verdict,
 )
-from apikeys.models import Limits
+from apikeys.models.accounts import WINDOWS
 from apikeys.usage.tallies import USAGE_GRACE_SECONDS, usage_index_name, usage_name
 
 # Seconds a counter outlives its window, so that a slow clock on one host still finds it.
 EXPIRY_MARGIN = 5
 
 
-def _ban_seconds() -> tuple[int, ...]:
+def _ban_seconds() -> dict[int, int]:
     """Each ban within BAN_MEMORY_SECONDS of the last is twice as long, up to the maximum."""
-    lengths = [BAN_BASE_SECONDS]
-    while lengths[-1] < BAN_MAX_SECONDS:
-        lengths.append(min(lengths[-1] * 2, BAN_MAX_SECONDS))
-    return tuple(lengths)
+    lengths = {1: BAN_BASE_SECONDS}
+    while lengths[len(lengths)] < BAN_MAX_SECONDS:
+        lengths[len(lengths) + 1] = min(lengths[len(lengths)] * 2, BAN_MAX_SECONDS)
+    return lengths
 
 
-# The length of the first ban, the second…; every ban after the last is as long as the last.
+# The length of ban number 1 (the first within BAN_MEMORY_SECONDS), 2…, numbered from 1 in both
+# backends, as the check returns them; every ban after the last is as long as the last.
 BAN_SECONDS = _ban_seconds()
 
 
 def lifetimes(now: int) -> tuple[int, int, int]:
-    """Seconds the minute's counters, the day's and the day's usage tallies live from ``now``:
-    to the end of their window, and a margin (``EXPIRY_MARGIN``, ``USAGE_GRACE_SECONDS``)."""
+    """Seconds the minute's counters (strikes, peeks), the day's (refusals) and the day's usage
+    tallies live from ``now``: to the end of their period, and a margin (``EXPIRY_MARGIN``,
+    ``USAGE_GRACE_SECONDS``)."""
     to_day_end = DAY - now % DAY
     return (
         MINUTE - now % MINUTE + EXPIRY_MARGIN,
@@ -51,8 +54,7 @@ def lifetimes(now: int) -> tuple[int, int, int]:
 class Keys(NamedTuple):
     """The counters one check reads and writes, named the same in both backends."""
 
-    minute: str
-    day: str
+    windows: tuple[str, ...]  # each window's count, the windows of WINDOWS in order
     strikes: str
     ban: str
     bans: str
@@ -67,13 +69,26 @@ class Keys(NamedTuple):
     @classmethod
     def of(cls, subject: Subject, now: float, prefix: str) -> Keys:
         """``prefix``: of every name (``settings.REDIS_KEY_PREFIX``)."""
+        return cls._named(subject.tag, subject.caller, subject.account_id, now, prefix)
+
+    @classmethod
+    def by_record(cls, now: float, prefix: str, record: str = "") -> Keys:
+        """The names of a check by record (``Limiter.check_unread``), whose account and key
+        only the record says: each of the account's a template (``%d`` for the account's id,
+        then the key's), which the script fills in with ``string.format`` once it has read the
+        record, so that every name is still made here alone. The key generation's and the
+        usage index's are no account's, and used as they are."""
+        names = cls._named("{a%d}", "k%d", "%d", now, prefix.replace("%", "%%"))
+        own = cls._named("", "", "", now, prefix)
+        return names._replace(generation=own.generation, usage_index=own.usage_index, record=record)
+
+    @classmethod
+    def _named(cls, tag: str, caller_id: str, account_id: str, now: float, prefix: str) -> Keys:
         minute, day = int(now // MINUTE), int(now // DAY)
-        base = f"{prefix}rl:{subject.tag}"
-        caller = f"{base}:{subject.caller}"
-        account_id = subject.account_id
+        base = f"{prefix}rl:{tag}"
+        caller = f"{base}:{caller_id}"
         return cls(
-            f"{base}:m{minute}",
-            f"{base}:d{day}",
+            tuple([f"{base}:{w.name[0]}{int(now // w.seconds)}" for w in WINDOWS]),
             f"{caller}:strikes:m{minute}",
             f"{caller}:ban",
             f"{caller}:bans",
@@ -86,17 +101,18 @@ class Keys(NamedTuple):
             f"{caller}:used:p{int(now // LAST_USE_SECONDS)}",
         )
 
-
-# A check by record names the counters before the record is read: for this subject, whose
-# account and key are 0, and the script gives them the record's ids.
-UNREAD = Subject.account(0, Limits(0, 0), key_id=0)
+    @property
+    def names(self) -> list[str]:
+        """Every name, flat, in order: the script's KEYS."""
+        return [*self.windows, *self[1:]]
 
 
 class Args(NamedTuple):
     """A subject's parameters, the same in both backends (0 stands for "none")."""
 
-    per_minute: int
-    per_day: int  # 0: no day window
+    # One per window of WINDOWS; 0: the window is not counted, but for the first, which every
+    # policy has (an account left without limits admits nothing).
+    limits: tuple[int, ...]
     strikes: int  # refused requests within a minute that earn a ban; 0: never
     generation: str = ""  # "" : not checked
     usage_key: str = ""  # the key whose request this is ("k17"); "": not tallied
@@ -105,32 +121,30 @@ class Args(NamedTuple):
     @classmethod
     def of(cls, subject: Subject, generation: str = "") -> Args:
         policy = subject.policy
+        limits = (*policy.limits, *(0,) * (len(WINDOWS) - len(policy.limits)))
         strikes = BAN_STRIKES if policy.bans else 0
         account_id = subject.account_id
         # Accounts' requests with a key are tallied for the usage history; addresses are not.
         if account_id and subject.caller.startswith("k"):
-            return cls(
-                policy.per_minute,
-                policy.per_day or 0,
-                strikes,
-                generation,
-                subject.caller,
-                account_id,
-            )
-        return cls(policy.per_minute, policy.per_day or 0, strikes, generation)
+            return cls(limits, strikes, generation, subject.caller, account_id)
+        return cls(limits, strikes, generation)
 
 
 class Moment(NamedTuple):
     """The second a check runs at, and the lifetimes of what it writes then."""
 
     now: int
+    window_ttls: tuple[int, ...]  # each window's counter's: to the window's end, and a margin
     minute_ttl: int
     day_ttl: int
     usage_ttl: int
 
     @classmethod
     def at(cls, now: int) -> Moment:
-        return cls(now, *lifetimes(now))
+        ttls = []
+        for _, seconds in SPANS:
+            ttls.append(seconds - now % seconds + EXPIRY_MARGIN)
+        return cls(now, tuple(ttls), *lifetimes(now))
 
 
 class PeekArgs(NamedTuple):
@@ -146,8 +160,8 @@ class Outcome(NamedTuple):
     """What a backend returns for one check."""
 
     verdict: int  # a Verdict
-    minute: int  # the minute window's count after the check
-    day: int
+    # Each window's count after the check (0: not counted), a list as Redis answers it.
+    counts: list[int]
     ban_ends_at: int = 0
     ban_number: int = 0
     record_use: int = 0  # 1: the key's use is due to be recorded
@@ -168,6 +182,5 @@ class Peeked(NamedTuple):
 
     verdict: int  # a Verdict
     peeks: int
-    minute: int
-    day: int
+    counts: list[int]  # each window's count, a list as Redis answers it
     ban_ends_at: int  # 0: no ban in force

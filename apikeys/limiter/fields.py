@@ -5,10 +5,13 @@ from the same windows so that the two families can never disagree."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
-MINUTE = 60
-DAY = 86_400
+from apikeys.models.accounts import MINUTE, WINDOWS
+
+# Each window's name and length, as the fields show them.
+SPANS = tuple((w.name, w.seconds) for w in WINDOWS)
 
 
 class Window(NamedTuple):
@@ -23,17 +26,15 @@ class Window(NamedTuple):
         return self.limit - self.remaining
 
 
-def windows(
-    per_minute: int, per_day: int | None, second: int, minute: int, day: int
-) -> tuple[Window, ...]:
-    """A policy's windows at ``second``, given how many requests each has admitted."""
-    minute_window = Window(
-        per_minute, max(0, per_minute - minute), second - second % MINUTE + MINUTE
-    )
-    if per_day is None:
-        return (minute_window,)
-    day_reset = second - second % DAY + DAY
-    return minute_window, Window(per_day, max(0, per_day - day), day_reset, "day", DAY)
+def windows(limits: tuple[int, ...], second: int, counts: Sequence[int]) -> tuple[Window, ...]:
+    """A policy's windows at ``second``: one per limit, the windows of ``WINDOWS`` in order,
+    given how many requests each has admitted (``counts``)."""
+    made = []
+    for n, limit in enumerate(limits):
+        name, seconds = SPANS[n]
+        reset = second - second % seconds + seconds
+        made.append(Window(limit, max(0, limit - counts[n]), reset, name, seconds))
+    return tuple(made)
 
 
 def tightest(windows: tuple[Window, ...]) -> Window:

@@ -6,19 +6,19 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Callable
-from typing import NamedTuple, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from django.conf import settings
 
 from apikeys.keyring import keyring
 from apikeys.limiter.backends.memory import MemoryBackend
 from apikeys.limiter.backends.redis import RedisBackend
-from apikeys.limiter.counters import UNREAD, Args, Keys, Outcome, PeekArgs, lifetimes
+from apikeys.limiter.counters import Args, Keys, Outcome, PeekArgs, lifetimes
 from apikeys.limiter.fields import policy_field, tightest, windows
 from apikeys.limiter.policy import (
+    BAN_STRIKES,
     DAY_THRESHOLDS,
-    MINUTE,
     PEEK_WINDOW,
     Ban,
     Decision,
@@ -27,7 +27,7 @@ from apikeys.limiter.policy import (
     Verdict,
     Window,
 )
-from apikeys.models import Limits
+from apikeys.models.accounts import DAY, MINUTE, WINDOWS, Limits
 from apikeys.usage.tallies import in_memory
 from petstore import redis
 from petstore.metrics import LIMITER_FALLBACKS
@@ -43,15 +43,30 @@ def _counting(subject: Subject, generation: str, minute: int, prefix: str) -> tu
     return Keys.of(subject, minute * MINUTE, prefix), Args.of(subject, generation)
 
 
+@functools.lru_cache(maxsize=2)
+def _by_record(minute: int, prefix: str) -> Keys:
+    """The names of a check by record, the same all minute long (``Keys.by_record``)."""
+    return Keys.by_record(minute * MINUTE, prefix)
+
+
+# A check by record's arguments: the script takes the limits and the key from the record.
+_BY_RECORD = Args((0,) * len(WINDOWS), BAN_STRIKES)
+
+# The day window's place in WINDOWS: its passing thresholds are events (DAY_THRESHOLDS).
+DAY_WINDOW = [w.name for w in WINDOWS].index("day")
+
+
 def day_threshold_count(per_day: int, percent: int) -> int:
     """The first count of the day at or past ``percent`` of ``per_day``."""
     return -(-per_day * percent // 100)
 
 
-def _day_threshold(per_day: int | None, day: int) -> int:
-    """The threshold the ``day``-th request of the day is the first to reach, or 0."""
-    if not per_day:
+def _day_threshold(limits: tuple[int, ...], counts: Sequence[int]) -> int:
+    """The threshold this request, the day's ``counts[DAY_WINDOW]``-th, is the first to reach
+    of the day's limit, or 0."""
+    if len(limits) <= DAY_WINDOW or not limits[DAY_WINDOW]:
         return 0
+    per_day, day = limits[DAY_WINDOW], counts[DAY_WINDOW]
     for percent in DAY_THRESHOLDS:
         if day == day_threshold_count(per_day, percent):
             return percent
@@ -105,8 +120,10 @@ class Limiter:
         counted by its expiry alone, and the caller decides. Redis only: ``redis.RedisError``
         when it cannot be asked, and the caller reads PostgreSQL instead."""
         now = time.time()
-        keys, args = _counting(UNREAD, "", int(now // MINUTE), settings.REDIS_KEY_PREFIX)
-        outcome = self.redis.run(keys._replace(record=record_name), args, int(now))
+        # Names made here, as templates the script fills in with the record's ids; the limits
+        # and the key to tally are the record's too (scripts/check.lua).
+        keys = _by_record(int(now // MINUTE), settings.REDIS_KEY_PREFIX)
+        outcome = self.redis.run(keys._replace(record=record_name), _BY_RECORD, int(now))
         return outcome, now
 
     def decision(self, subject: Subject, outcome: Outcome, now: float) -> Decision:
@@ -116,7 +133,7 @@ class Limiter:
         if verdict == Verdict.STALE_KEY:
             return Decision(allowed=False, window=Window(0, 0, 0), stale_key=True)
         policy = subject.policy
-        counted = windows(policy.per_minute, policy.per_day, second, outcome.minute, outcome.day)
+        counted = windows(policy.limits, second, outcome.counts)
         window = tightest(counted)
         field = policy_field(counted)
         if verdict == Verdict.ADMITTED:
@@ -126,7 +143,7 @@ class Limiter:
                 policy_field=field,
                 now=second,
                 record_use=outcome.record_use == 1,
-                day_threshold=_day_threshold(policy.per_day, outcome.day),
+                day_threshold=_day_threshold(policy.limits, outcome.counts),
             )
         if verdict in (Verdict.BANNED, Verdict.NEWLY_BANNED):
             new_ban = None
@@ -174,23 +191,23 @@ class Limiter:
             retry_after = max(1, math.ceil(minute_reset - now))
             refused = Decision(False, own, retry_after, policy_field=field, now=second)
             return refused, None
-        policy = subject.policy
-        counted = windows(policy.per_minute, policy.per_day, second, peeked.minute, peeked.day)
+        counted = windows(subject.policy.limits, second, peeked.counts)
         standing = Standing(counted, peeked.ban_ends_at or None, now=second)
         return Decision(True, own, policy_field=field, now=second), standing
 
-    def counts(self, subjects: list[Subject]) -> list[tuple[int, int, int]]:
-        """This minute's and today's admitted requests of each subject, and today's refusals,
-        all read in one round trip."""
+    def counts(self, subjects: list[Subject]) -> list[tuple[int, ...]]:
+        """Each subject's admitted requests in each window as it stands, then today's
+        refusals, all read in one round trip."""
         now = time.time()
         names = []
         for subject in subjects:
             keys = Keys.of(subject, now, settings.REDIS_KEY_PREFIX)
-            names += [keys.minute, keys.day, keys.refused]
+            names += [*keys.windows, keys.refused]
         if not names:
             return []
         values = self._on_counters(lambda backend: backend.read(names, now))
-        return [(values[n], values[n + 1], values[n + 2]) for n in range(0, len(values), 3)]
+        size = len(WINDOWS) + 1
+        return [tuple(values[n : n + size]) for n in range(0, len(values), size)]
 
     def lift_ban(self, subject: Subject) -> None:
         """End the caller's ban and its strikes at once, in every process."""
@@ -208,15 +225,34 @@ class Limiter:
 limiter = Limiter()
 
 
-class Usage(NamedTuple):
-    this_minute: int
-    today: int
-    refused_today: int
+class Usage(tuple[int, ...]):
+    """An account's admitted requests in each window of ``WINDOWS`` as it stands, then today's
+    refusals: ``usage.this_minute``, ``usage.today`` (the day's), ``usage.refused_today``."""
+
+    __slots__ = ()
+
+    def __new__(cls, *counts: int) -> Usage:
+        return super().__new__(cls, counts)
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return self[:-1]
+
+    @property
+    def refused_today(self) -> int:
+        return self[-1]
+
+    def __getattr__(self, name: str) -> int:
+        for window, count in zip(WINDOWS, self[:-1], strict=False):
+            if name == ("today" if window.seconds == DAY else f"this_{window.name}"):
+                return count
+        raise AttributeError(name)
 
 
 def account_usages(account_ids: list[int]) -> dict[int, Usage]:
     """``account_usage`` of each account, in one round trip (an admin changelist's page)."""
-    subjects = [Subject.account(account_id, Limits(0, 0)) for account_id in account_ids]
+    no_limits = Limits(0 for _ in WINDOWS)
+    subjects = [Subject.account(account_id, no_limits) for account_id in account_ids]
     counts = limiter.counts(subjects)
     return {
         account_id: Usage(*count) for account_id, count in zip(account_ids, counts, strict=True)
@@ -224,5 +260,6 @@ def account_usages(account_ids: list[int]) -> dict[int, Usage]:
 
 
 def account_usage(account_id: int) -> Usage:
-    """Requests the account made this minute and this UTC day, and how many were refused."""
+    """Requests the account made in each window as it stands, and how many were refused
+    today."""
     return account_usages([account_id])[account_id]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-from apikeys.limiter.fields import DAY, MINUTE, Window, header_fields, policy_field
-from apikeys.models import Limits
+from apikeys.limiter.fields import Window, header_fields, policy_field
+from apikeys.models.accounts import DAY, MINUTE, WINDOWS, Limits, parse_rate
 
 BAN_STRIKES = 10
 BAN_BASE_SECONDS = 15 * MINUTE
@@ -31,9 +31,20 @@ class Verdict(IntEnum):
 
 
 class Policy(NamedTuple):
-    per_minute: int
-    per_day: int | None = None  # None: no day window
+    # The requests each window admits, the windows of WINDOWS in order; a shorter tuple leaves
+    # the windows after it uncounted (an address's minute alone).
+    limits: tuple[int, ...]
     bans: bool = False  # whether refused requests can earn the caller a ban
+
+    @classmethod
+    def of_rate(cls, rate: str) -> Policy:
+        """A rate setting's policy (``parse_rate``): its count in the window of its period,
+        and in each shorter one."""
+        count, seconds = parse_rate(rate)
+        for n, window in enumerate(WINDOWS):
+            if window.seconds == seconds:
+                return cls((count,) * (n + 1))
+        raise ValueError(f"{rate!r}: its period is none of the windows'")
 
 
 class Subject(NamedTuple):
@@ -51,7 +62,7 @@ class Subject(NamedTuple):
     @classmethod
     def account(cls, account_id: int, limits: Limits, key_id: int | None = None) -> Subject:
         """An account's requests, all its keys together; bans are per key."""
-        policy = Policy(limits.per_minute, limits.per_day, bans=True)
+        policy = Policy(limits, bans=True)
         return cls(f"a{account_id}", f"k{key_id}" if key_id is not None else "", policy)
 
     @classmethod

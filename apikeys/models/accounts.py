@@ -2,11 +2,82 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+
+MINUTE = 60
+DAY = 86_400
+
+
+# A rate setting as django-ratelimit reads it: a count per optional multiple of a unit.
+_RATE = re.compile(r"(\d+)/(\d*)([smhd])")
+_UNITS = {"s": 1, "m": MINUTE, "h": 60 * MINUTE, "d": DAY}
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """``N/m``, ``N/h``, ``N/d`` or ``N/5m``: (N, the period in seconds). The one reading of
+    every rate setting, the sign-in's (django-ratelimit) and the API's without a key."""
+    found = _RATE.fullmatch(rate)
+    if found is None:
+        raise ValueError(f"{rate!r} is not a rate: N/m, N/h or N/d")
+    count, multiple, unit = found.groups()
+    return int(count), int(multiple or 1) * _UNITS[unit]
+
+
+class WindowSpec(NamedTuple):
+    """A window requests are counted in: its name (in the RateLimit fields and ``per_<name>``),
+    its length, and the Plan and Account fields its limit is read from."""
+
+    name: str
+    seconds: int
+    plan_field: str
+    custom_field: str
+
+    @property
+    def per(self) -> str:
+        return f"per_{self.name}"
+
+
+# Every window an account's requests are counted in, shortest first: the limiter, the headers,
+# GET /v1/rate_limit, the admin and createapikey all read them from here, in this order.
+WINDOWS = (
+    WindowSpec("minute", MINUTE, "requests_per_minute", "custom_requests_per_minute"),
+    WindowSpec("day", DAY, "requests_per_day", "custom_requests_per_day"),
+)
+
+
+class Limits(tuple[int, ...]):
+    """The requests each window of ``WINDOWS`` admits, in its order; ``limits.per_day`` reads
+    one by its window's name."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> int:
+        for window, limit in zip(WINDOWS, self, strict=False):
+            if name == window.per:
+                return limit
+        raise AttributeError(name)
+
+
+def custom_limits_errors(plan: Plan, values: dict[str, int | None]) -> dict[str, str]:
+    """What is wrong with an account's own limits on ``plan`` (``values``, by each window's
+    ``custom_field``), by field: an Enterprise account sets every window's limit, each
+    positive; other plans' limits are the plan's, and what the account holds is not read."""
+    if not plan.has_custom_limits:
+        return {}
+    every = "both" if len(WINDOWS) == 2 else "all its"
+    errors = {}
+    for window in WINDOWS:
+        value = values.get(window.custom_field)
+        if value is None:
+            errors[window.custom_field] = f"An Enterprise account needs {every} custom limits."
+        elif value < 1:
+            errors[window.custom_field] = "Limits must be positive."
+    return errors
 
 
 class PlanCode(models.TextChoices):
@@ -35,11 +106,6 @@ class Plan(models.Model):
         return self.code == PlanCode.ENTERPRISE
 
 
-class Limits(NamedTuple):
-    per_minute: int
-    per_day: int
-
-
 class Account(models.Model):
     """A customer: holds a plan and any number of keys. Limits are counted per account."""
 
@@ -61,15 +127,11 @@ class Account(models.Model):
         ordering = ("id",)
         constraints = [
             models.CheckConstraint(
-                condition=Q(custom_requests_per_minute__isnull=True)
-                | Q(custom_requests_per_minute__gt=0),
-                name="account_custom_per_minute_positive",
-            ),
-            models.CheckConstraint(
-                condition=Q(custom_requests_per_day__isnull=True)
-                | Q(custom_requests_per_day__gt=0),
-                name="account_custom_per_day_positive",
-            ),
+                condition=Q(**{f"{w.custom_field}__isnull": True})
+                | Q(**{f"{w.custom_field}__gt": 0}),
+                name=f"account_custom_per_{w.name}_positive",
+            )
+            for w in WINDOWS
         ]
 
     def __str__(self) -> str:
@@ -86,25 +148,18 @@ class Account(models.Model):
         super().clean()
         if self.plan_id is None:
             return
-        if self.plan.has_custom_limits:
-            errors = {}
-            for field in ("custom_requests_per_minute", "custom_requests_per_day"):
-                value = getattr(self, field)
-                if value is None:
-                    errors[field] = "An Enterprise account needs both custom limits."
-                elif value < 1:
-                    errors[field] = "Limits must be positive."
-            if errors:
-                raise ValidationError(errors)
+        values = {w.custom_field: getattr(self, w.custom_field) for w in WINDOWS}
+        errors = custom_limits_errors(self.plan, values)
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def limits(self) -> Limits:
-        if self.plan.has_custom_limits:
-            per_minute, per_day = self.custom_requests_per_minute, self.custom_requests_per_day
-        else:
-            per_minute, per_day = self.plan.requests_per_minute, self.plan.requests_per_day
-        if per_minute is None or per_day is None:
+        source = self if self.plan.has_custom_limits else self.plan
+        fields = [w.custom_field if source is self else w.plan_field for w in WINDOWS]
+        values = [getattr(source, field) for field in fields]
+        if None in values:
             # An Enterprise account saved without limits (clean() prevents it in the admin and
             # the command); refuse everything rather than allow everything.
-            return Limits(per_minute=0, per_day=0)
-        return Limits(per_minute=per_minute, per_day=per_day)
+            return Limits(0 for _ in WINDOWS)
+        return Limits(values)

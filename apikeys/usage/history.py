@@ -48,24 +48,26 @@ class UsageHistory:
     keys: dict[int, list[UsageDay]] = field(default_factory=dict)
 
 
-def usage_history(*, account: Account, days: int, today: date | None = None) -> UsageHistory:
-    """The last ``days`` UTC days of ``account``, today included and live: one SQL query and
-    one Redis round trip."""
+def usage_history(
+    *, account_id: int, limits: Limits, days: int, today: date | None = None
+) -> UsageHistory:
+    """The last ``days`` UTC days of the account ``account_id``, whose limits are now
+    ``limits``, today included and live: one SQL query and one Redis round trip."""
     today = today or utc_today()
     first = today - timedelta(days=days - 1)
-    rows = DailyUsage.objects.filter(account=account).between(first, today)
+    rows = DailyUsage.objects.filter(account_id=account_id).between(first, today)
     tallies: dict[tuple[date, int], Tally] = {}
-    limits: dict[date, tuple[int, int]] = {}
+    day_limits: dict[date, tuple[int, int]] = {}
     today_rows: dict[int, dict[str, Any]] = {}
     for row in rows.values("day", "api_key_id", "per_minute", "per_day", *FILED_COLUMNS):
         tallies[row["day"], row["api_key_id"]] = Tally(*(row[kind] for kind in KINDS))
-        limits[row["day"]] = (row["per_minute"], row["per_day"])
+        day_limits[row["day"]] = (row["per_minute"], row["per_day"])
         if row["day"] == today:
             today_rows[row["api_key_id"]] = row
-    live = usage_today(account.pk, day_number(today))
+    live = usage_today(account_id, day_number(today))
     for key_id, tally in _live_today(live, today_rows).items():
         tallies[today, key_id] = tally
-    limits[today] = _today_limits(live, limits.get(today), account.limits)
+    day_limits[today] = _today_limits(live, day_limits.get(today), limits)
 
     totals: dict[date, Tally] = defaultdict(Tally)
     per_key: dict[int, dict[date, Tally]] = defaultdict(dict)
@@ -75,7 +77,7 @@ def usage_history(*, account: Account, days: int, today: date | None = None) -> 
     calendar = [first + timedelta(days=n) for n in range(days)]
 
     def series(counts: dict[date, Tally]) -> list[UsageDay]:
-        return [_usage_day(day, counts.get(day), limits.get(day)) for day in calendar]
+        return [_usage_day(day, counts.get(day), day_limits.get(day)) for day in calendar]
 
     return UsageHistory(
         days=series(totals), keys={key_id: series(per_key[key_id]) for key_id in sorted(per_key)}
@@ -153,7 +155,9 @@ def with_recent_usage(accounts: QuerySet[Account], today: date | None = None) ->
 def csv_rows(*, account: Account, today: date | None = None) -> list[list[Any]]:
     """The account's ``RETENTION_DAYS``, oldest first: a line per day for all its keys, then
     one per key that made requests that day."""
-    history = usage_history(account=account, days=RETENTION_DAYS, today=today)
+    history = usage_history(
+        account_id=account.pk, limits=account.limits, days=RETENTION_DAYS, today=today
+    )
     prefixes = dict(ApiKey.objects.filter(pk__in=history.keys).values_list("pk", "prefix"))
     lines: list[list[Any]] = [
         ["date", "key", "admitted", "refused", "banned", "per_minute", "per_day"]

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from apikeys.models.accounts import WINDOWS
 from petstore import redis
 
 KINDS = ("admitted", "refused", "banned")
@@ -89,7 +90,7 @@ class MemoryTallies:
         index: str,
         account_id: str,
         field: str,
-        limits: tuple[int, int],
+        limits: tuple[int, ...],
         *,
         now: int,
         ttl: int,
@@ -103,7 +104,7 @@ class MemoryTallies:
             count = int(fields.get(field, 0)) + 1
             fields[field] = count
             if count == 1:
-                fields["per_minute"], fields["per_day"] = limits
+                fields.update(zip([w.per for w in WINDOWS], limits, strict=True))
                 expires_at = now + ttl
                 members, _ = self._sets.get(index, (set(), 0.0))
                 members.add(account_id)

@@ -13,6 +13,7 @@ from apikeys.limiter.backends.memory import MemoryBackend
 from apikeys.limiter.backends.redis import RedisBackend
 from apikeys.limiter.counters import Args, Keys, Outcome, PeekArgs, Peeked, lifetimes
 from apikeys.limiter.policy import BAN_BASE_SECONDS, BAN_STRIKES, Policy, Subject, Verdict
+from apikeys.models.accounts import WINDOWS
 from petstore.redis import RedisClient
 
 A, R, B, NB = Verdict.ADMITTED, Verdict.REFUSED, Verdict.BANNED, Verdict.NEWLY_BANNED
@@ -31,29 +32,29 @@ class Case:
 
 
 CASES = [
-    Case("the minute admits up to its limit", Policy(3, 100), [(0, 3, A), (1, 2, R)], (3, 2, 0)),
+    Case("the minute admits up to its limit", Policy((3, 100)), [(0, 3, A), (1, 2, R)], (3, 2, 0)),
     Case(
         "the day admits up to its limit",
-        Policy(10, 3),
+        Policy((10, 3)),
         [(0, 3, A), (0, 1, R), (60, 1, R)],
         (3, 2, 0),
     ),
     Case(
         "a new minute has room again",
-        Policy(2, 100),
+        Policy((2, 100)),
         [(0, 2, A), (30, 1, R), (40, 2, A)],
         (4, 1, 0),
     ),
-    Case("no day window", Policy(2), [(0, 2, A), (40, 2, A), (100, 2, A), (100, 1, R)]),
+    Case("no day window", Policy((2,)), [(0, 2, A), (40, 2, A), (100, 2, A), (100, 1, R)]),
     Case(
         "the tenth refusal in a minute bans",
-        Policy(1, 100, bans=True),
+        Policy((1, 100), bans=True),
         [(0, 1, A), (1, BAN_STRIKES - 1, R), (2, 1, NB), (3, 1, B), (60, 1, B)],
         (1, BAN_STRIKES - 1, 3),
     ),
     Case(
         "a ban ends and the next one is twice as long",
-        Policy(1, 100, bans=True),
+        Policy((1, 100), bans=True),
         [
             (0, 1, A),
             (0, BAN_STRIKES - 1, R),
@@ -65,15 +66,16 @@ CASES = [
             (BAN_BASE_SECONDS + 2 * BAN_BASE_SECONDS - 1, 1, B),
         ],
     ),
-    Case("without bans, refusals only refuse", Policy(1, 100), [(0, 1, A), (0, 15, R)], (1, 15, 0)),
+    Case(
+        "without bans, refusals only refuse", Policy((1, 100)), [(0, 1, A), (0, 15, R)], (1, 15, 0)
+    ),
 ]
 
 
 def args_for(policy: Policy, tallied: bool = True) -> Args:
     usage: dict[str, Any] = {"usage_key": "k1", "usage_account": "1"}
     return Args(
-        per_minute=policy.per_minute,
-        per_day=policy.per_day or 0,
+        limits=(*policy.limits, *(0,) * (len(WINDOWS) - len(policy.limits))),
         strikes=BAN_STRIKES if policy.bans else 0,
         generation="",
         **(usage if tallied else {}),
@@ -81,10 +83,10 @@ def args_for(policy: Policy, tallied: bool = True) -> Args:
 
 
 def test_a_subjects_args_are_the_policys_and_its_keys():
-    policy = Policy(5, 100, bans=True)
+    policy = Policy((5, 100), bans=True)
 
-    assert Args.of(Subject("a1", "k7", policy), "g") == Args(5, 100, BAN_STRIKES, "g", "k7", "1")
-    assert Args.of(Subject("ip:203.0.113.9", "ip:203.0.113.9", Policy(5))) == Args(5, 0, 0)
+    assert Args.of(Subject("a1", "k7", policy), "g") == Args((5, 100), BAN_STRIKES, "g", "k7", "1")
+    assert Args.of(Subject("ip:203.0.113.9", "ip:203.0.113.9", Policy((5,)))) == Args((5, 0), 0)
 
 
 def run(backend: MemoryBackend | RedisBackend, case: Case) -> list[Outcome]:
@@ -123,8 +125,8 @@ def test_both_backends_tally_the_days_usage_alike(case):
     assert redis.usage_accounts(keys.usage_index, T0) == memory.usage_accounts(keys.usage_index, T0)
     assert memory.usage_accounts(keys.usage_index, T0) == {"1"}
     policy = case.policy
-    assert in_memory["per_minute"] == policy.per_minute
-    assert in_memory["per_day"] == (policy.per_day or 0)
+    assert in_memory["per_minute"] == policy.limits[0]
+    assert in_memory["per_day"] == (policy.limits[1:] or (0,))[0]
     if case.tallies is not None:
         tallied = tuple(
             in_memory.get(f"k1:{kind}", 0) for kind in ("admitted", "refused", "banned")
@@ -133,7 +135,7 @@ def test_both_backends_tally_the_days_usage_alike(case):
 
 
 def test_requests_without_a_key_are_not_tallied():
-    subject = Subject("ip:203.0.113.9", "ip:203.0.113.9", Policy(1, 100))
+    subject = Subject("ip:203.0.113.9", "ip:203.0.113.9", Policy((1, 100)))
     keys = Keys.of(subject, T0, "limiter-test:")
     memory, redis = MemoryBackend(), RedisBackend(RedisClient(settings.REDIS_URL))
     redis.delete([keys.usage, keys.usage_index])
@@ -146,12 +148,12 @@ def test_requests_without_a_key_are_not_tallied():
 
 
 def test_a_days_tallies_outlive_it_and_then_expire():
-    keys = Keys.of(Subject("a1", "k1", Policy(5, 5)), T0, "limiter-test:")
+    keys = Keys.of(Subject("a1", "k1", Policy((5, 5))), T0, "limiter-test:")
     client = RedisClient(settings.REDIS_URL)
     redis = RedisBackend(client)
     redis.delete([keys.usage, keys.usage_index])
     memory = MemoryBackend()
-    args = args_for(Policy(5, 5))
+    args = args_for(Policy((5, 5)))
     # To the end of T0's UTC day, and two days more (USAGE_GRACE_SECONDS).
     usage_ttl = (T0 // 86_400 + 1) * 86_400 - T0 + 172_800
     assert lifetimes(T0)[2] == usage_ttl
@@ -180,13 +182,13 @@ def test_a_ban_is_numbered_and_ends_when_the_table_says(settings):
 def test_only_redis_can_say_a_cached_key_is_stale():
     # Without Redis no process caches keys (apikeys.keyring), so memory never checks.
     client = RedisClient(settings.REDIS_URL)
-    subject = Subject("a1", "k1", Policy(5, 5))
+    subject = Subject("a1", "k1", Policy((5, 5)))
     keys = Keys.of(subject, T0, "limiter-test:")
     client.execute("SET", keys.generation, "current")
-    args = Args(5, 5, 0, generation="an-old-one")
+    args = Args((5, 5), 0, generation="an-old-one")
 
     assert RedisBackend(client).run(keys, args, T0).verdict == Verdict.STALE_KEY
-    assert client.execute("GET", keys.minute) is None  # nothing counted
+    assert client.execute("GET", keys.windows[0]) is None  # nothing counted
     assert MemoryBackend().run(keys, args, T0).verdict == Verdict.ADMITTED
 
 
@@ -209,28 +211,28 @@ class PeekCase:
 PEEK_CASES = [
     PeekCase(
         "a peek reads both windows and counts only itself",
-        Policy(5, 100, bans=True),
+        Policy((5, 100), bans=True),
         3,
         [(0, CHECK, 2), (1, PEEK, 2), (2, CHECK, 1), (3, PEEK, 1)],
         [(A, 1, 2, 2, 0), (A, 2, 2, 2, 0), (A, 3, 3, 3, 0)],
     ),
     PeekCase(
         "peeks have their own limit, and a refused peek counts nothing",
-        Policy(5, 100),
+        Policy((5, 100)),
         2,
         [(0, PEEK, 3), (1, CHECK, 1), (2, PEEK, 1)],
         [(A, 1, 0, 0, 0), (A, 2, 0, 0, 0), (R, 2, 0, 0, 0), (R, 2, 1, 1, 0)],
     ),
     PeekCase(
         "the peeks' window is the minute",
-        Policy(5, 100),
+        Policy((5, 100)),
         1,
         [(0, PEEK, 2), (40, PEEK, 1)],
         [(A, 1, 0, 0, 0), (R, 1, 0, 0, 0), (A, 1, 0, 0, 0)],
     ),
     PeekCase(
         "a peek sees a ban in force, and its end",
-        Policy(1, 100, bans=True),
+        Policy((1, 100), bans=True),
         5,
         [(0, CHECK, 1 + BAN_STRIKES), (1, PEEK, 1), (BAN_BASE_SECONDS, PEEK, 1)],
         [(A, 1, 1, 1, BAN_BASE_SECONDS), (A, 1, 0, 1, 0)],
@@ -258,7 +260,7 @@ def run_peeks(backend: MemoryBackend | RedisBackend, case: PeekCase) -> list[Pee
 @pytest.mark.parametrize("case", PEEK_CASES, ids=[case.name for case in PEEK_CASES])
 def test_both_backends_peek_as_the_table_says(case):
     expected = [
-        Peeked(verdict, peeks, minute, day, T0 + ban if ban else 0)
+        Peeked(verdict, peeks, [minute, day], T0 + ban if ban else 0)
         for verdict, peeks, minute, day, ban in case.expected
     ]
 
@@ -271,7 +273,7 @@ def test_both_backends_peek_as_the_table_says(case):
 
 def test_a_peek_is_one_round_trip_and_says_a_cached_key_is_stale():
     client = RedisClient(settings.REDIS_URL)
-    subject = Subject("a1", "k1", Policy(5, 5))
+    subject = Subject("a1", "k1", Policy((5, 5)))
     keys = Keys.of(subject, T0, "limiter-test:")
     client.execute("SET", keys.generation, "current")
 

@@ -69,7 +69,7 @@ def test_the_roll_up_files_each_keys_requests_and_the_accounts_total(client, clo
         key_id(first): (40, 0, 0),
         key_id(second): (20, BAN_STRIKES - 1, 3),
     }
-    (total,) = usage_history(account=account, days=1).days
+    (total,) = usage_history(account_id=account.pk, limits=account.limits, days=1).days
     assert (total.admitted, total.refused, total.banned) == (60, BAN_STRIKES - 1, 3)
     assert (total.per_minute, total.per_day) == (60, 1000)
     row = DailyUsage.objects.filter(api_key_id=key_id(first)).get()
@@ -172,7 +172,7 @@ def test_a_redis_restart_mid_day_loses_only_what_was_not_rolled_up(client, clock
     call(client, first, 3)
 
     # Live, before any roll-up sees the new life of the day: the 5 kept, the 3 added.
-    (live,) = usage_history(account=account, days=1).days
+    (live,) = usage_history(account_id=account.pk, limits=account.limits, days=1).days
     assert live.admitted == 8
     usage_rollup()
     usage_rollup()
@@ -229,7 +229,7 @@ def test_without_redis_the_roll_up_reads_the_serving_process_memory(
         key_id(first): (40, 0, 0),
         key_id(second): (20, BAN_STRIKES - 1, 3),
     }
-    (today,) = usage_history(account=account, days=1).days
+    (today,) = usage_history(account_id=account.pk, limits=account.limits, days=1).days
     assert today.admitted == 60
 
 

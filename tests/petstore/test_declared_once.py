@@ -12,6 +12,10 @@ import pytest
 from drf_spectacular.generators import EndpointEnumerator, SchemaGenerator
 from drf_spectacular.plumbing import ComponentRegistry
 
+from apikeys.admin.accounts import AccountAdmin
+from apikeys.admin.plans import PlanAdmin
+from apikeys.models import Account, Plan
+from apikeys.models.accounts import WINDOWS
 from events.types import AUDIENCE, EVENT_TYPES
 from petstore.openapi import RATE_LIMIT_HEADERS
 
@@ -84,3 +88,22 @@ def test_the_feed_takes_every_type_in_any_order(client, make_key, separator, sta
     )
 
     assert response.status_code == HTTPStatus.OK, response.content
+
+
+def test_the_windows_are_those_of_their_table_everywhere(client, make_key, make_account):
+    """The headers, GET /v1/rate_limit, the models and the admin each show every window of
+    WINDOWS, in its order, with its length and its limit."""
+    account = make_account(plan="enterprise", per_minute=7, per_day=70)
+    key = make_key(account)
+    auth = {"Authorization": f"Bearer {key}"}
+    policy = client.get("/v1/pets", headers=auth)["RateLimit-Policy"]
+    shown = client.get("/v1/rate_limit", headers=auth).json()["windows"]
+
+    expected = [(w.name, getattr(account, w.custom_field), w.seconds) for w in WINDOWS]
+    assert policy == ", ".join(f'"{name}";q={q};w={seconds}' for name, q, seconds in expected)
+    assert [(w["name"], w["limit"], w["seconds"]) for w in shown] == expected
+    for window in WINDOWS:
+        Plan._meta.get_field(window.plan_field)
+        Account._meta.get_field(window.custom_field)
+        assert window.plan_field in PlanAdmin.list_display
+        assert any(window.custom_field in fields["fields"] for _, fields in AccountAdmin.fieldsets)

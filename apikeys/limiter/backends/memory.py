@@ -36,7 +36,7 @@ class MemoryBackend:
                 keys.usage_index,
                 args.usage_account,
                 f"{args.usage_key}:{kind}",
-                (args.per_minute, args.per_day),
+                args.limits,
                 now=moment.now,
                 ttl=moment.usage_ttl,
             )
@@ -47,49 +47,47 @@ class MemoryBackend:
         with self._lock:
             self._purge(now)
             banned_until = self._get(keys.ban, now)
-            minute = self._get(keys.minute, now)
-            day = self._get(keys.day, now) if args.per_day else 0
-            if (
-                banned_until <= now
-                and minute < args.per_minute
-                and (not args.per_day or day < args.per_day)
-            ):
-                minute = self._incr(keys.minute, now, moment.minute_ttl)
-                if args.per_day:
-                    day = self._incr(keys.day, now, moment.day_ttl)
+            # The first window always counts; each later one when its limit is not 0 (Args).
+            counted = [n for n, limit in enumerate(args.limits) if n == 0 or limit > 0]
+            counts = [0] * len(args.limits)
+            for n in counted:
+                counts[n] = self._get(keys.windows[n], now)
+            if banned_until <= now and all(counts[n] < args.limits[n] for n in counted):
+                for n in counted:
+                    counts[n] = self._incr(keys.windows[n], now, moment.window_ttls[n])
                 self._tally(keys, args, "admitted", moment)
                 record_use = 0
                 if args.usage_key and not self._get(keys.used, now):
                     self._values[keys.used] = (1, now + LAST_USE_SECONDS)
                     record_use = 1
-                return Outcome(Verdict.ADMITTED, minute, day, 0, 0, record_use)
+                return Outcome(Verdict.ADMITTED, counts, 0, 0, record_use)
             self._incr(keys.refused, now, moment.day_ttl)
             if banned_until > now:
                 self._tally(keys, args, "banned", moment)
-                return Outcome(Verdict.BANNED, minute, day, banned_until)
+                return Outcome(Verdict.BANNED, counts, banned_until)
             if not args.strikes or self._incr(keys.strikes, now, moment.minute_ttl) < args.strikes:
                 self._tally(keys, args, "refused", moment)
-                return Outcome(Verdict.REFUSED, minute, day)
+                return Outcome(Verdict.REFUSED, counts)
             self._tally(keys, args, "banned", moment)
             self._values.pop(keys.strikes, None)
             number = self._get(keys.bans, now) + 1
             self._values[keys.bans] = (number, now + BAN_MEMORY_SECONDS)
-            seconds = BAN_SECONDS[min(number, len(BAN_SECONDS)) - 1]
+            seconds = BAN_SECONDS[min(number, len(BAN_SECONDS))]
             self._values[keys.ban] = (now + seconds, now + seconds)
-            return Outcome(Verdict.NEWLY_BANNED, minute, day, now + seconds, number)
+            return Outcome(Verdict.NEWLY_BANNED, counts, now + seconds, number)
 
     def peek(self, keys: Keys, args: PeekArgs) -> Peeked:
         now = args.now
         with self._lock:
             self._purge(now)
-            minute, day = self._get(keys.minute, now), self._get(keys.day, now)
+            counts = [self._get(name, now) for name in keys.windows]
             banned_until = self._get(keys.ban, now)
             banned_until = banned_until if banned_until > now else 0
             peeks = self._get(keys.peeks, now)
             if peeks >= args.limit:
-                return Peeked(Verdict.REFUSED, peeks, minute, day, banned_until)
+                return Peeked(Verdict.REFUSED, peeks, counts, banned_until)
             peeks = self._incr(keys.peeks, now, args.ttl)
-            return Peeked(Verdict.ADMITTED, peeks, minute, day, banned_until)
+            return Peeked(Verdict.ADMITTED, peeks, counts, banned_until)
 
     def read(self, names: list[str], now: float) -> list[int]:
         with self._lock:

@@ -1,7 +1,8 @@
 """The limiter's Lua scripts, each read from its ``.lua`` file behind a prologue made here from
 the Python declarations of what it is given, so that each name is written once and neither side
-counts positions: ``key.<field>`` for each field of ``Keys`` (KEYS), a local for each field of
-the argument tuples (ARGV, numbers converted), the verdicts by name, and the rules' constants."""
+counts positions: ``key.<field>`` for each field of ``Keys`` (KEYS; ``key.windows`` an array,
+one name per window), a local for each field of the argument tuples (ARGV, numbers converted;
+a tuple field an array of one per window), the verdicts by name, and the rules' constants."""
 
 from __future__ import annotations
 
@@ -11,9 +12,13 @@ from pathlib import Path
 from typing import Any, get_type_hints
 
 from apikeys.keyring import NO_KEY
-from apikeys.limiter.counters import BAN_SECONDS, UNREAD, Args, Keys, Moment, PeekArgs
+from apikeys.limiter.counters import BAN_SECONDS, Args, Keys, Moment, PeekArgs
 from apikeys.limiter.policy import BAN_MEMORY_SECONDS, LAST_USE_SECONDS, Verdict
-from apikeys.records import WIRE
+from apikeys.models.accounts import WINDOWS
+from apikeys.records import RECORD_VERSION
+
+# How many names or values a tuple field of Keys or of the arguments holds: one per window.
+ARRAY = len(WINDOWS)
 
 
 @dataclass(frozen=True)
@@ -24,10 +29,16 @@ class Script:
 
     def arguments(self, keys: Keys, *argv: tuple[Any, ...]) -> list[Any]:
         """EVALSHA's arguments but the name: the keys, then each of ``argv``'s fields, ``argv``
-        being one of each of the script's tuples, in order."""
-        arguments = [len(keys), *keys]
+        being one of each of the script's tuples, in order; a tuple field's values in its
+        place."""
+        names = keys.names
+        arguments: list[Any] = [len(names), *names]
         for values in argv:
-            arguments += values
+            for value in values:
+                if type(value) is tuple:
+                    arguments += value
+                else:
+                    arguments.append(value)
         return arguments
 
 
@@ -38,26 +49,36 @@ def load(name: str, argv: tuple[type[tuple[Any, ...]], ...], **constants: Any) -
 
 def _prologue(argv: tuple[type[tuple[Any, ...]], ...], constants: dict[str, Any]) -> str:
     lines = ["-- Made by apikeys.limiter.scripts from Keys, " + ", ".join(a.__name__ for a in argv)]
-    lines.append("local key = {")
-    lines += [f"  {field} = KEYS[{n}]," for n, field in enumerate(Keys._fields, 1)]
-    lines.append("}")
+    keys = _slots("KEYS", list(get_type_hints(Keys).items()), number=False)
+    lines += ["local key = {", *(f"  {field} = {value}," for field, value in keys), "}"]
     fields = [(field, hint) for a in argv for field, hint in get_type_hints(a).items()]
-    for n, (field, hint) in enumerate(fields, 1):
-        lines.append(
-            f"local {field} = " + (f"tonumber(ARGV[{n}])" if hint is int else f"ARGV[{n}]")
-        )
+    lines += [f"local {field} = {value}" for field, value in _slots("ARGV", fields)]
     lines += [f"local {verdict.name} = {verdict.value}" for verdict in Verdict]
     lines += [f"local {name} = {_lua(value)}" for name, value in constants.items()]
     return "\n".join(lines) + "\n"
 
 
-def _lua(value: int | str | tuple[int, ...] | dict[str, int]) -> str:
+def _slots(array: str, fields: list[tuple[str, Any]], number: bool = True) -> list[tuple[str, str]]:
+    """Each field's value read from ``array`` (KEYS or ARGV), in order: an int converted (when
+    ``number``), a tuple's ``ARRAY`` values as a Lua array."""
+    values, n = [], 0
+    for field, hint in fields:
+        size = ARRAY if hint in (tuple[int, ...], tuple[str, ...]) else 1
+        items = [f"{array}[{n + i}]" for i in range(1, size + 1)]
+        if number and hint in (int, tuple[int, ...]):
+            items = [f"tonumber({item})" for item in items]
+        n += size
+        values.append((field, items[0] if size == 1 else "{" + ", ".join(items) + "}"))
+    return values
+
+
+def _lua(value: int | str | tuple[str, ...] | dict[int, int]) -> str:
     if isinstance(value, str):
         return repr(value)
     if isinstance(value, tuple):
-        return "{" + ", ".join(map(str, value)) + "}"
+        return "{" + ", ".join(map(_lua, value)) + "}"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{name} = {item}" for name, item in value.items()) + "}"
+        return "{" + ", ".join(f"[{number}] = {item}" for number, item in value.items()) + "}"
     return str(value)
 
 
@@ -68,8 +89,13 @@ CHECK = load(
     ban_seconds=BAN_SECONDS,
     last_use_seconds=LAST_USE_SECONDS,
     no_key=NO_KEY.decode(),
-    wire={field: n for n, field in enumerate(WIRE, 1)},
-    unread_account=UNREAD.tag,
-    unread_key=f":{UNREAD.caller}:",
+    record_version=RECORD_VERSION,
+    window_names=tuple(w.name for w in WINDOWS),
+    # The names a check by record fills in with the record's ids, its windows' aside.
+    account_names=tuple(
+        field
+        for field in Keys._fields
+        if field not in ("windows", "generation", "usage_index", "record")
+    ),
 )
 PEEK = load("peek", (PeekArgs,))

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apikeys import services
 from apikeys.models import Account, KeyKind, Plan, PlanCode
+from apikeys.models.accounts import DAY, WINDOWS, custom_limits_errors
 from audit.services import Actor
 
 # How the trail names this command's changes.
@@ -27,8 +28,11 @@ class Command(BaseCommand):
             "--account",
             help="Name or id of an existing account; without it a new account is made.",
         )
-        parser.add_argument("--per-minute", type=int, help="Enterprise limit per minute.")
-        parser.add_argument("--per-day", type=int, help="Enterprise limit per UTC day.")
+        for window in WINDOWS:
+            period = f"UTC {window.name}" if window.seconds == DAY else window.name
+            parser.add_argument(
+                f"--per-{window.name}", type=int, help=f"Enterprise limit per {period}."
+            )
         parser.add_argument("--expires-in-days", type=int, help="Expire the key after N days.")
         parser.add_argument(
             "--scopes",
@@ -53,9 +57,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         plan = Plan.objects.get(code=options["plan"])
-        per_minute, per_day = options["per_minute"], options["per_day"]
-        if (per_minute is not None or per_day is not None) and not plan.has_custom_limits:
-            raise CommandError("--per-minute and --per-day are for the enterprise plan only.")
+        limits = {w.per: options[w.per] for w in WINDOWS}
+        if any(value is not None for value in limits.values()) and not plan.has_custom_limits:
+            flags = " and ".join(f"--per-{w.name}" for w in WINDOWS)
+            raise CommandError(f"{flags} are for the enterprise plan only.")
         expires_in_days = options["expires_in_days"]
         if expires_in_days is not None and not 1 <= expires_in_days <= services.MAX_EXPIRY_DAYS:
             raise CommandError(
@@ -70,7 +75,7 @@ class Command(BaseCommand):
         try:
             # Checked before any account is made or changed: a refused key changes nothing.
             services.apikey_access(kind=kind, scopes=scopes, origins=options["origin"])
-            account = self._account(options, plan, per_minute, per_day)
+            account = self._account(options, plan, limits)
             issued = services.apikey_issue(
                 account=account,
                 name=options["name"],
@@ -92,16 +97,19 @@ class Command(BaseCommand):
         self.stdout.write(issued.raw)
 
     def _account(
-        self, options: dict[str, Any], plan: Plan, per_minute: int | None, per_day: int | None
+        self, options: dict[str, Any], plan: Plan, limits: dict[str, int | None]
     ) -> Account:
         reference = options["account"]
         if reference is None:
+            values = {w.custom_field: limits[w.per] for w in WINDOWS}
+            errors = custom_limits_errors(plan, values)
+            if errors:
+                flags = {w.custom_field: f"--per-{w.name}" for w in WINDOWS}
+                raise CommandError(
+                    "; ".join(f"{flags[field]}: {message}" for field, message in errors.items())
+                )
             return services.account_create(
-                name=options["name"] or "API account",
-                plan=plan,
-                per_minute=per_minute,
-                per_day=per_day,
-                by=BY,
+                name=options["name"] or "API account", plan=plan, email="", by=BY, **limits
             )
         lookup = {"pk": int(reference)} if reference.isdigit() else {"name": reference}
         try:
@@ -110,8 +118,6 @@ class Command(BaseCommand):
             raise CommandError(f"No account {reference!r}.") from None
         except Account.MultipleObjectsReturned:
             raise CommandError(f"Several accounts are named {reference!r}; use its id.") from None
-        if account.plan_id != plan.pk or per_minute is not None or per_day is not None:
-            services.account_set_plan(
-                account=account, plan=plan, per_minute=per_minute, per_day=per_day, by=BY
-            )
+        if account.plan_id != plan.pk or any(value is not None for value in limits.values()):
+            services.account_set_plan(account=account, plan=plan, by=BY, **limits)
         return account
