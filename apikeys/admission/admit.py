@@ -70,22 +70,24 @@ def bearer_token(request: HttpRequest) -> str | None:
 def _admit_key(request: HttpRequest, token: str) -> Admission:
     """A request with a key: the process's own record of it if it holds one still usable and
     current, else the key read afresh."""
-    digest = keys.digest(token)
+    digest, prefix = keys.digest(token), keys.display_prefix(token)
     cached = keyring.cached(digest)
     if cached is None:
-        return _admit_read(request, token, digest, verify=True)
+        return _admit_read(request, token, digest, prefix, verify=True)
     # A cached key may predate its restoring (a reactivated account) or a change of its
     # origins: only a fresh read refuses.
     record = cached.record
     if record is not None and record.refusal(time.time(), _origin(request)) is None:
-        admission = _count(request, token, digest, record, cached.generation)
+        admission = _count(request, prefix, digest, record, cached.generation)
         if not admission.decision.stale_key:
             return admission
         keyring.clear()
-    return _admit_read(request, token, digest, verify=False)
+    return _admit_read(request, token, digest, prefix, verify=False)
 
 
-def _admit_read(request: HttpRequest, token: str, digest: str, *, verify: bool) -> Admission:
+def _admit_read(
+    request: HttpRequest, token: str, digest: str, prefix: str, *, verify: bool
+) -> Admission:
     """A key this process does not hold, or held out of date: its shape first, then Redis,
     then PostgreSQL; checked, then counted. ``verify``: whether the count checks the key
     generation the record was read under, which only the request's first read needs."""
@@ -113,16 +115,16 @@ def _admit_read(request: HttpRequest, token: str, digest: str, *, verify: bool) 
             return replace(counted, error=error(reason), origins=record.origin_set)
         return _by_address(request, error(reason), record.origin_set)
     generation = found.generation if verify else ""
-    admission = _count(request, token, digest, record, generation, checked)
+    admission = _count(request, prefix, digest, record, generation, checked)
     if admission.decision.stale_key:
         keyring.clear()
-        return _admit_read(request, token, digest, verify=False)
+        return _admit_read(request, token, digest, prefix, verify=False)
     return admission
 
 
 def _count(
     request: HttpRequest,
-    token: str,
+    prefix: str,
     digest: str,
     record: KeyRecord,
     generation: str,
@@ -154,7 +156,7 @@ def _count(
     return Admission(
         decision,
         key=record,
-        key_prefix=keys.display_prefix(token),
+        key_prefix=prefix,
         origins=record.origin_set,
         standing=standing,
     )

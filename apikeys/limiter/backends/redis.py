@@ -17,12 +17,13 @@ class RedisBackend:
         self.client = client
 
     def run(self, keys: Keys, args: Args, now: int) -> Outcome:
-        arguments = CHECK.arguments(keys, args, Moment.at(now))
+        names, moment = keys.names, Moment.at(now)
+        arguments = CHECK.arguments(names, args, moment)
         client = self.client or redis.usable()
         return Outcome(*client.evalsha(CHECK.sha, CHECK.source, *arguments))
 
     def peek(self, keys: Keys, args: PeekArgs) -> Peeked:
-        arguments = PEEK.arguments(keys, args)
+        arguments = PEEK.arguments(keys.names, args)
         client = self.client or redis.usable()
         return Peeked(*client.evalsha(PEEK.sha, PEEK.source, *arguments))
 

@@ -27,11 +27,10 @@ class Script:
     sha: str  # the name Redis gives it: EVALSHA sends the name, not the script
     argv: tuple[type[tuple[Any, ...]], ...]  # the tuples of its ARGV, in order
 
-    def arguments(self, keys: Keys, *argv: tuple[Any, ...]) -> list[Any]:
-        """EVALSHA's arguments but the name: the keys, then each of ``argv``'s fields, ``argv``
-        being one of each of the script's tuples, in order; a tuple field's values in its
-        place."""
-        names = keys.names
+    def arguments(self, names: list[str], *argv: tuple[Any, ...]) -> list[Any]:
+        """EVALSHA's arguments but the name: the keys' ``names`` (``Keys.names``), then each of
+        ``argv``'s fields, ``argv`` being one of each of the script's tuples, in order; a tuple
+        field's values in its place."""
         arguments: list[Any] = [len(names), *names]
         for values in argv:
             for value in values:
