@@ -84,23 +84,30 @@ class KeyRing:
         if data != NO_KEY:
             record = KeyRecord.from_wire(data)
             if record is None:
-                return None  # a record of an earlier form: as if there were none
+                # A record of another shape, written before a change of its fields: the key is
+                # read afresh and its record put in that one's place.
+                return self.read(digest, replacing=data)
         # No generation: Redis restarted, and there is nothing to verify against.
         return self._found(digest, record, generation.decode() if generation else None)
 
-    def read(self, digest: str) -> Found:
-        """The record of ``digest`` from PostgreSQL, kept in Redis and in this process."""
+    def read(self, digest: str, replacing: bytes | None = None) -> Found:
+        """The record of ``digest`` from PostgreSQL, kept in Redis (in place of ``replacing``,
+        when that is what Redis held) and in this process."""
         # Read the generation first: a change committed after it makes this lookup stale.
         generation = key_generation()
         api_key = ApiKey.objects.for_digest(digest)
         record = KeyRecord.of(api_key) if api_key is not None else None
         client = redis.client()
         if client is not None and generation is not None:
-            # NX: a change written meanwhile is newer than this read.
             stored = record.wire() if record is not None else NO_KEY
-            expiry = ("EX", NO_KEY_SECONDS) if record is None else ()
+            seconds = () if record is not None else (NO_KEY_SECONDS,)
             with contextlib.suppress(redis.RedisError):
-                client.execute("SET", record_name(digest), stored, "NX", *expiry)
+                if replacing is None:
+                    # NX: a change written meanwhile is newer than this read.
+                    expiry = ("EX", *seconds) if seconds else ()
+                    client.execute("SET", record_name(digest), stored, "NX", *expiry)
+                else:
+                    _replace(client, record_name(digest), replacing, stored, *seconds)
         return self._found(digest, record, generation)
 
     def _found(self, digest: str, record: KeyRecord | None, generation: str | None) -> Found:
@@ -195,13 +202,19 @@ def mark_used(digest: str, record: KeyRecord) -> None:
     if client is None:
         return
     with contextlib.suppress(redis.RedisError):
-        client.evalsha(_REPLACE_SHA, _REPLACE, 1, record_name(digest), record.wire(), used.wire())
+        _replace(client, record_name(digest), record.wire(), used.wire())
 
 
-# A record is replaced only while it is the one read: a change written meanwhile is newer.
+def _replace(client: redis.RedisClient, name: str, read: bytes, new: bytes, *seconds: int) -> None:
+    """``new`` in place of ``read`` at ``name`` (expiring in ``seconds``, if given), only while
+    ``read`` is still there: a change written meanwhile is newer."""
+    client.evalsha(_REPLACE_SHA, _REPLACE, 1, name, read, new, *seconds)
+
+
 _REPLACE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2]) end
-return false
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
+if ARGV[3] then return redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) end
+return redis.call('SET', KEYS[1], ARGV[2])
 """
 _REPLACE_SHA = hashlib.sha1(_REPLACE.encode(), usedforsecurity=False).hexdigest()
 

@@ -4,20 +4,18 @@ beside the counters, in place of the key's, account's and plan's rows."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, NamedTuple, TypeVar
 
 import orjson
 
 from apikeys.models import ApiKey, KeyKind, Limits
-from apikeys.models.api_keys import KeyFacts, key_state, refusal_message
+from apikeys.models.accounts import WINDOWS
 
 T = TypeVar("T")
 
-# The form of the record as Redis keeps it: a JSON object read by name on both sides (here, and
-# the limiter's check by record, scripts/check.lua), with this version in "v".
-RECORD_VERSION = 1
 # A time after every clock's: a key that does not expire.
 FOREVER = 2**53
 
@@ -89,8 +87,8 @@ class KeyRecord:
 
     @classmethod
     def from_wire(cls, data: bytes) -> KeyRecord | None:
-        """The record Redis keeps as ``data``; None for one of another form than this
-        version's (written before it), which is read from PostgreSQL instead."""
+        """The record Redis keeps as ``data``; None for one of another shape than this code's
+        (written before a change of fields), which is read from PostgreSQL instead."""
         fields = orjson.loads(data)
         if not isinstance(fields, dict) or fields.get("v") != RECORD_VERSION:
             return None
@@ -112,7 +110,7 @@ class KeyRecord:
     @property
     def countable_until(self) -> float:
         """Until when a request with this key counts against its account, whatever its
-        origin (Unix seconds; 0: not without a closer look, ``refusal``). The limiter's check
+        origin (Unix seconds; 0: not without admission's closer look). The limiter's check
         counts a key it finds in Redis by this alone."""
         if self.revoked or self.suspended or self.publishable:
             return 0
@@ -130,26 +128,22 @@ class KeyRecord:
     def scope_list(self) -> list[str]:
         return sorted(self.scope_set)
 
-    def refusal(self, now: float, origin: str | None) -> tuple[str, bool] | None:
-        """Why this key may not be used at ``now`` (Unix seconds) from ``origin``, and whether
-        only the origin is wrong; None when it may (``ApiKey.state``'s precedence)."""
-        if self.revoked or self.suspended or self.expires_at is not None:
-            expires_at = self.expires_at
-            facts = KeyFacts(
-                self.revoked,
-                self.suspended,
-                None if expires_at is None else datetime.fromtimestamp(expires_at, UTC),
-            )
-            message = refusal_message(key_state(facts, datetime.fromtimestamp(now, UTC)))
-            if message is not None:
-                return message, False
-        if not self.publishable or origin is None or origin in self.origin_set:
-            return None
-        return (
-            f"This publishable API key may not be used from {origin}; it is bound to: "
-            f"{', '.join(sorted(self.origin_set))}.",
-            True,
-        )
+
+def _shape() -> str:
+    """The record's shape, made from its fields' names, its plan's and the windows': a record in
+    Redis written by code of another shape is never read as this one's, and the key's next read
+    replaces it (``apikeys.keyring``), so a change of fields needs no clearing by hand."""
+    names = (
+        [f.name for f in dataclasses.fields(KeyRecord)]
+        + [*PlanFacts._fields]
+        + [w.name for w in WINDOWS]
+    )
+    return hashlib.sha1(" ".join(names).encode(), usedforsecurity=False).hexdigest()[:12]
+
+
+# The form of the record as Redis keeps it: a JSON object read by name on both sides (here, and
+# the limiter's check by record, scripts/check.lua), with its shape in "v".
+RECORD_VERSION = _shape()
 
 
 # Keys have few distinct plans, limits, scopes and origins: every record of a process shares one

@@ -12,12 +12,12 @@ from django.template.response import TemplateResponse
 from django_ratelimit.core import is_ratelimited
 
 from apikeys.models.accounts import parse_rate
-from petstore.addresses import client_address, subscriber
+from petstore.addresses import client_subscriber
 
 
 def caller(group: str, request: HttpRequest) -> str:
     """What an attempt is counted against: the caller's address (an IPv6 /64 as one)."""
-    return subscriber(client_address(request))
+    return client_subscriber(request)
 
 
 class AdminSite(admin.AdminSite):

@@ -20,6 +20,11 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
+def client_subscriber(request: HttpRequest) -> str:
+    """The subscriber the request comes from (``subscriber`` of its ``client_address``)."""
+    return subscriber(client_address(request))
+
+
 def subscriber(address: str) -> str:
     """The unit one subscriber holds: an IPv4 address, or an IPv6 /64 (a subscriber usually
     holds a whole /64, 2^64 addresses); anything unparsable as it is."""

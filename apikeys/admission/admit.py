@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import replace
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.db import DatabaseError
@@ -33,9 +34,10 @@ from apikeys.events import usage_threshold
 from apikeys.keyring import Found, keyring, record_name
 from apikeys.lastuse import last_use
 from apikeys.limiter import Outcome, Policy, Subject, limiter
+from apikeys.models.api_keys import KeyFacts, key_state, refusal_message
 from apikeys.records import KeyRecord
 from petstore import redis
-from petstore.addresses import client_address, subscriber
+from petstore.addresses import client_subscriber
 from petstore.errors import ServiceUnavailable
 
 RATE_LIMIT_PATH = "/v1/rate_limit"
@@ -77,7 +79,7 @@ def _admit_key(request: HttpRequest, token: str) -> Admission:
     # A cached key may predate its restoring (a reactivated account) or a change of its
     # origins: only a fresh read refuses.
     record = cached.record
-    if record is not None and record.refusal(time.time(), _origin(request)) is None:
+    if record is not None and _refusal(record, request) is None:
         admission = _count(request, prefix, digest, record, cached.generation)
         if not admission.decision.stale_key:
             return admission
@@ -107,7 +109,7 @@ def _admit_read(
     if record is None:
         return counted or _by_address(request, AuthenticationFailed(NOT_RECOGNISED))
     # A key counted by its record is usable from any origin.
-    refusal = None if checked is not None else record.refusal(time.time(), _origin(request))
+    refusal = None if checked is not None else _refusal(record, request)
     if refusal is not None:
         reason, foreign_origin = refusal
         error = ForeignOrigin if foreign_origin else AuthenticationFailed
@@ -162,13 +164,32 @@ def _count(
     )
 
 
+def _refusal(record: KeyRecord, request: HttpRequest) -> tuple[str, bool] | None:
+    """Why the key may not be used now from the request's ``Origin``, and whether only the
+    origin is wrong; None when it may (``ApiKey.state``'s precedence)."""
+    if record.revoked or record.suspended or record.expires_at is not None:
+        expires_at = record.expires_at
+        facts = KeyFacts(
+            record.revoked,
+            record.suspended,
+            None if expires_at is None else datetime.fromtimestamp(expires_at, UTC),
+        )
+        message = refusal_message(key_state(facts, datetime.fromtimestamp(time.time(), UTC)))
+        if message is not None:
+            return message, False
+    origin = request.META.get("HTTP_ORIGIN")
+    if not record.publishable or origin is None or origin in record.origin_set:
+        return None
+    return (
+        f"This publishable API key may not be used from {origin}; it is bound to: "
+        f"{', '.join(sorted(record.origin_set))}.",
+        True,
+    )
+
+
 def _peeking(request: HttpRequest) -> bool:
     """GET /v1/rate_limit reads the account's windows instead of counting against them."""
     return request.path_info == RATE_LIMIT_PATH and request.method in ("GET", "HEAD")
-
-
-def _origin(request: HttpRequest) -> str | None:
-    return request.META.get("HTTP_ORIGIN")
 
 
 def _unread(digest: str, peeking: bool) -> tuple[Found | None, tuple[Outcome, float] | None]:
@@ -190,7 +211,7 @@ def _by_address(
     request: HttpRequest, error: APIException | None = None, origins: frozenset[str] = frozenset()
 ) -> Admission:
     """Requests without a valid key count against the client's address."""
-    subject = Subject.address(subscriber(client_address(request)), anonymous_policy())
+    subject = Subject.address(client_subscriber(request), anonymous_policy())
     return Admission(limiter.check(subject), error=error, origins=origins)
 
 

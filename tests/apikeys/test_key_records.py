@@ -14,7 +14,7 @@ from apikeys import keys
 from apikeys.keyring import keyring, record_name
 from apikeys.limiter import account_usage
 from apikeys.models import ApiKey
-from apikeys.records import KeyRecord
+from apikeys.records import RECORD_VERSION, KeyRecord
 from apikeys.services import apikey_revoke
 from petstore import redis
 from tests.assertions import assert_error
@@ -108,3 +108,29 @@ def test_a_record_written_before_the_check_read_records_is_still_read(
     # Left to admission, which reads the record as ever and counts in a second round trip.
     assert response.status_code == HTTPStatus.OK
     assert redis_commands == ["EVALSHA", "EVALSHA"]
+
+
+def test_a_record_of_an_older_shape_is_rewritten_on_first_use(client, api_key, redis_commands):
+    client.get("/v1/categories", headers=bearer(api_key))
+    name = record_name(keys.digest(api_key))
+    fields = orjson.loads(KeyRecord.of(ApiKey.objects.get()).wire())
+    # As an earlier release wrote it: another shape, its windows by name.
+    limits = dict(zip(("per_minute", "per_day"), fields.pop("limits"), strict=True))
+    redis.usable().execute("SET", name, orjson.dumps(fields | limits | {"v": 1}))
+    redis_commands.clear()
+
+    response = read_elsewhere(client, api_key)
+
+    # Read from PostgreSQL once and counted against its own account, never against the address:
+    # the check by record, the key generation, the record replaced, the account's count.
+    assert response.status_code == HTTPStatus.OK
+    assert redis_commands == ["EVALSHA", "SET", "EVALSHA", "EVALSHA"]
+    assert account_usage(ApiKey.objects.get().account_id).this_minute == 2
+    rewritten = orjson.loads(redis.usable().execute("GET", name))
+    assert rewritten["v"] == RECORD_VERSION
+    assert rewritten["limits"] == list(KeyRecord.of(ApiKey.objects.get()).limits)
+
+    redis_commands.clear()
+    assert read_elsewhere(client, api_key).status_code == HTTPStatus.OK
+    assert redis_commands == ["EVALSHA"]  # found and counted by its record, in one round trip
+
