@@ -12,9 +12,9 @@ class Scope(models.TextChoices):
 
     PETS_READ = "pets:read", "pets:read: list and get animals, list categories"
     PETS_WRITE = "pets:write", "pets:write: add animals"
-    ORDERS_READ = "orders:read", "orders:read: list the account's orders"
+    ORDERS_READ = "orders:read", "orders:read: list and get the account's orders"
     ORDERS_WRITE = "orders:write", "orders:write: place and cancel orders"
     CATEGORIES_WRITE = "categories:write", "categories:write: add categories (never by default)"
     EVENTS_READ = "events:read", "events:read: list the events the key may see"
-    WEBHOOKS_READ = "webhooks:read", "webhooks:read: list the account's webhook endpoints"
+    WEBHOOKS_READ = "webhooks:read", "webhooks:read: list and get the account's webhook endpoints"
     WEBHOOKS_WRITE = "webhooks:write", "webhooks:write: add and delete webhook endpoints"

@@ -1,31 +1,72 @@
+"""Orders in the admin: the shelter staff's approve, deliver and cancel, from the list for many
+orders and from an order's own page for one, through the same services either way. Deliver and
+cancel cannot be undone, so both ask first on a page of their own."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 
 from petstore.admin import clipped, short_date
 from petstore.exceptions import DomainError
 from store import services
-from store.models import Order
+from store.models import Order, OrderStatus
 
 
-def _apply(
-    request: HttpRequest, orders: QuerySet[Order], step: Callable[[int], Order], verb: str
-) -> None:
-    done, refused = 0, []
-    for order_id in orders.values_list("pk", flat=True):
-        try:
-            step(order_id)
-            done += 1
-        except DomainError as exc:
-            refused.append(exc.message)
-    if done:
-        messages.success(request, f"{done} order(s) {verb}.")
-    for reason in refused:
-        messages.error(request, reason)
+@dataclass(frozen=True)
+class Move:
+    """One step of the workflow as staff take it: its service, and what the confirmation page
+    warns of (none for a step that can be undone, which is taken at once)."""
+
+    name: str
+    label: str
+    becomes: str
+    done: str
+    service: Callable[..., Order]
+    warning: str = ""
+
+
+MOVES = {
+    move.name: move
+    for move in (
+        Move("approve", "Approve", OrderStatus.APPROVED, "approved", services.order_approve),
+        Move(
+            "deliver",
+            "Deliver…",
+            OrderStatus.DELIVERED,
+            "delivered",
+            services.order_deliver,
+            "The animals are handed over and sold, and the orders complete. This cannot be undone.",
+        ),
+        Move(
+            "cancel",
+            "Cancel order…",
+            OrderStatus.CANCELLED,
+            "cancelled",
+            services.order_cancel,
+            "The adoptions are called off and the animals are available again. "
+            "This cannot be undone.",
+        ),
+    )
+}
+
+
+def moved_message(orders: list[tuple[int, str]], done: str) -> str:
+    """``Order 12 for Ziggy approved.``, or ``Orders 12 (Ziggy), 13 (Rex) approved.``"""
+    if len(orders) == 1:
+        (pk, name), *_ = orders
+        return f"Order {pk} for {name} {done}."
+    return f"Orders {', '.join(f'{pk} ({name})' for pk, name in orders)} {done}."
 
 
 @admin.register(Order)
@@ -37,6 +78,7 @@ class OrderAdmin(admin.ModelAdmin):
     list_select_related = ("pet", "account")
     readonly_fields = ("account", "pet", "status", "quantity", "created_at", "updated_at")
     actions = ("approve", "deliver", "cancel")
+    change_form_template = "admin/store/order/change_form.html"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # orders are placed through the API, by the adopting account
@@ -58,13 +100,115 @@ class OrderAdmin(admin.ModelAdmin):
         return short_date(order.created_at)
 
     @admin.action(description="Approve selected orders", permissions=["change"])
-    def approve(self, request: HttpRequest, queryset: QuerySet[Order]) -> None:
-        _apply(request, queryset, lambda pk: services.order_approve(order_id=pk), "approved")
+    def approve(self, request: HttpRequest, queryset: QuerySet[Order]) -> HttpResponse | None:
+        return self._from_list(request, queryset, MOVES["approve"])
 
-    @admin.action(description="Deliver selected orders (animal sold)", permissions=["change"])
-    def deliver(self, request: HttpRequest, queryset: QuerySet[Order]) -> None:
-        _apply(request, queryset, lambda pk: services.order_deliver(order_id=pk), "delivered")
+    @admin.action(description="Deliver selected orders (animal sold)…", permissions=["change"])
+    def deliver(self, request: HttpRequest, queryset: QuerySet[Order]) -> HttpResponse | None:
+        return self._from_list(request, queryset, MOVES["deliver"])
 
-    @admin.action(description="Cancel selected orders (animal available)", permissions=["change"])
-    def cancel(self, request: HttpRequest, queryset: QuerySet[Order]) -> None:
-        _apply(request, queryset, lambda pk: services.order_cancel(order_id=pk), "cancelled")
+    @admin.action(description="Cancel selected orders (animal available)…", permissions=["change"])
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Order]) -> HttpResponse | None:
+        return self._from_list(request, queryset, MOVES["cancel"])
+
+    def _from_list(
+        self, request: HttpRequest, queryset: QuerySet[Order], move: Move
+    ) -> HttpResponse | None:
+        if move.warning and "confirm" not in request.POST:
+            return self._confirm(request, queryset, move, from_list=True)
+        self._take(request, queryset, move)
+        return None  # back to the list, as it was filtered
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path(
+                f"<int:order_id>/{move.name}/",
+                self.admin_site.admin_view(self.move_view),
+                {"move": move.name},
+                name=f"store_order_{move.name}",
+            )
+            for move in MOVES.values()
+        ] + super().get_urls()
+
+    def move_view(self, request: HttpRequest, order_id: int, move: str) -> HttpResponse:
+        """One order's move, from its page: a POST takes it (once confirmed, if it asks);
+        anything else shows what it would do."""
+        order = get_object_or_404(Order, pk=order_id)
+        if not self.has_change_permission(request, order):
+            raise PermissionDenied
+        step = MOVES[move]
+        orders = Order.objects.filter(pk=order.pk)
+        if request.method == "POST" and ("confirm" in request.POST or not step.warning):
+            self._take(request, orders, step)
+            return HttpResponseRedirect(reverse("admin:store_order_change", args=[order.pk]))
+        return self._confirm(request, orders, step, from_list=False)
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        order = self.get_object(request, object_id)
+        moves = []
+        if order is not None and self.has_change_permission(request, order):
+            moves = [
+                (move.label, reverse(f"admin:store_order_{move.name}", args=[order.pk]))
+                for move in MOVES.values()
+                if order.can_become(move.becomes)
+            ]
+        return super().change_view(
+            request, object_id, form_url, {**(extra_context or {}), "moves": moves}
+        )
+
+    def _take(self, request: HttpRequest, orders: QuerySet[Order], move: Move) -> None:
+        """``move`` for each order, each in its own transaction; those it was refused for are
+        reported one by one, after the ones it moved."""
+        moved, refused = [], []
+        for pk, name in orders.order_by("pk").values_list("pk", "pet__name"):
+            try:
+                order = move.service(order_id=pk)
+            except DomainError as exc:
+                refused.append(exc.message)
+                continue
+            self.log_change(request, order, move.done.capitalize())
+            moved.append((pk, name))
+        if moved:
+            self.message_user(request, moved_message(moved, move.done), messages.SUCCESS)
+        for reason in refused:
+            self.message_user(request, reason, messages.ERROR)
+
+    def _confirm(
+        self, request: HttpRequest, orders: QuerySet[Order], move: Move, *, from_list: bool
+    ) -> TemplateResponse:
+        rows = [
+            (order, order.can_become(move.becomes))
+            for order in orders.select_related("pet", "account").order_by("pk")
+        ]
+        one = rows[0][0] if len(rows) == 1 else None
+        title = (
+            f"{move.name.capitalize()} order {one.pk} for {one.pet.name}?"
+            if one is not None
+            else f"{move.name.capitalize()} these {len(rows)} orders?"
+        )
+        back = (
+            reverse("admin:store_order_changelist")
+            if from_list
+            else reverse("admin:store_order_change", args=[rows[0][0].pk])
+        )
+        return TemplateResponse(
+            request,
+            "admin/store/order/confirm_move.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": title,
+                "opts": self.model._meta,
+                "move": move,
+                "orders": rows,
+                "movable": any(can for _, can in rows),
+                "order": None if from_list else one,
+                "back_url": back,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            },
+        )

@@ -14,3 +14,8 @@ def order_page(
     if status is not None:
         orders = orders.filter(status=status)
     return list(orders.order_by("pk")[:limit])
+
+
+def order_get(*, order_id: int, account_id: int) -> Order | None:
+    """The account's order ``order_id``; None for another account's order or none."""
+    return Order.objects.filter(pk=order_id, account_id=account_id).first()

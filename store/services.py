@@ -25,7 +25,9 @@ def _move_pet(pet_id: int, status: str) -> Pet:
 
 def _move_order(order: Order, status: str) -> None:
     if not order.can_become(status):
-        raise Conflict(f"Order {order.pk} is {order.status} and cannot become {status}.")
+        raise Conflict(
+            f"Order {order.pk} for {order.pet.name} is {order.status} and cannot become {status}."
+        )
     order.status = status
 
 

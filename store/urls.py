@@ -9,7 +9,7 @@ urlpatterns = [
     ),
     path(
         "store/orders/<int64:orderId>",
-        OrderViewSet.as_view({"delete": "destroy"}),
+        OrderViewSet.as_view({"get": "retrieve", "delete": "destroy"}),
         name="order-detail",
     ),
 ]

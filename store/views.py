@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.db.models import QuerySet
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.request import Request
@@ -15,6 +15,7 @@ from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.openapi import error_responses, response_headers
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
+from petstore.renderers import JsonAnswer
 from petstore.scopes import Scope
 from petstore.serializers import PATH_ID_SCHEMA
 from store import selectors, services
@@ -40,6 +41,7 @@ class OrderViewSet(viewsets.GenericViewSet):
     required_scopes = {
         "list": Scope.ORDERS_READ,
         "create": Scope.ORDERS_WRITE,
+        "retrieve": Scope.ORDERS_READ,
         "destroy": Scope.ORDERS_WRITE,
     }
 
@@ -96,6 +98,19 @@ class OrderViewSet(viewsets.GenericViewSet):
             status=status.HTTP_201_CREATED,
             headers={"Location": f"/v1/store/orders/{order.pk}"},
         )
+
+    @extend_schema(
+        operation_id="getOrder",
+        summary="Get one of my orders",
+        description="The order as `listOrders` shows it; what `placeOrder`'s `Location` names.",
+        parameters=[ORDER_ID],
+        responses={200: OpenApiResponse(OrderSerializer, "The order."), **error_responses(404)},
+    )
+    def retrieve(self, request: Request, orderId: int) -> HttpResponse:
+        order = selectors.order_get(order_id=orderId, account_id=caller_key(request).account_id)
+        if order is None:
+            raise Http404
+        return JsonAnswer(OrderSerializer(order).data)
 
     @extend_schema(
         operation_id="cancelOrder",

@@ -11,7 +11,7 @@ urlpatterns = [
     ),
     path(
         "webhook_endpoints/<int64:endpointId>",
-        EndpointViewSet.as_view({"delete": "destroy"}),
+        EndpointViewSet.as_view({"get": "retrieve", "delete": "destroy"}),
         name="webhook-endpoint-detail",
     ),
 ]

@@ -72,6 +72,7 @@ class EndpointViewSet(viewsets.GenericViewSet):
     required_scopes = {
         "list": Scope.WEBHOOKS_READ,
         "create": Scope.WEBHOOKS_WRITE,
+        "retrieve": Scope.WEBHOOKS_READ,
         "destroy": Scope.WEBHOOKS_WRITE,
     }
 
@@ -120,6 +121,24 @@ class EndpointViewSet(viewsets.GenericViewSet):
             status=status.HTTP_201_CREATED,
             headers={"Location": f"/v1/webhook_endpoints/{endpoint.pk}"},
         )
+
+    @extend_schema(
+        operation_id="getWebhookEndpoint",
+        summary="Get a webhook endpoint",
+        description="The endpoint as `listWebhookEndpoints` shows it, without its secret; what "
+        "`createWebhookEndpoint`'s `Location` names.",
+        parameters=[ENDPOINT_ID],
+        responses={
+            200: OpenApiResponse(EndpointSerializer, "The endpoint."),
+            **error_responses(404),
+        },
+    )
+    def retrieve(self, request: Request, endpointId: int) -> HttpResponse:
+        account_id = caller_key(request).account_id
+        endpoint = Endpoint.objects.filter(pk=endpointId, account_id=account_id).first()
+        if endpoint is None:
+            raise Http404
+        return JsonAnswer(EndpointSerializer(endpoint).data)
 
     @extend_schema(
         operation_id="deleteWebhookEndpoint",

@@ -31,12 +31,14 @@ SCOPES = {
     "createCategory": ["categories:write"],
     "listOrders": ["orders:read"],
     "placeOrder": ["orders:write"],
+    "getOrder": ["orders:read"],
     "cancelOrder": ["orders:write"],
     "getRateLimit": [],
     "getUsage": [],
     "listEvents": ["events:read"],
     "listWebhookEndpoints": ["webhooks:read"],
     "createWebhookEndpoint": ["webhooks:write"],
+    "getWebhookEndpoint": ["webhooks:read"],
     "deleteWebhookEndpoint": ["webhooks:write"],
 }
 
