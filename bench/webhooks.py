@@ -13,8 +13,9 @@ emptied events, deliveries and endpoints:
               pass over 500 events beside 10 and beside 10,000 endpoints that do not list their
               type, which the GIN index on the endpoints' types must leave unread.
 
-The quick receiver (asyncio, in a process of its own) answers 200 at once and records each
-arrival; it is measured alone first, so that it is seen not to be what limits the workers.
+The quick receiver (bench.webhook_receivers: asyncio, in a process of its own) answers 200 at
+once and records each arrival; it is measured alone first, so that it is seen not to be what
+limits the workers.
 
 Alone:  python -m bench.run --only webhooks
 """
@@ -22,258 +23,33 @@ Alone:  python -m bench.run --only webhooks
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
-import json
 import math
-import os
-import re
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
-from unittest import mock
+from typing import Any
 
 import psycopg
 
-from bench.run import DATABASE_URL, PYTHON, ROOT, SERVER_ENV, SERVER_PYTHON
+from bench.run import DATABASE_URL
+from bench.webhook_receivers import DEADLINE_SECONDS, Receivers, receiver_alone
+from bench.webhook_workers import (
+    INSERT_EVENTS,
+    add_accounts,
+    add_endpoints,
+    add_events,
+    empty,
+    tree_rss_mb,
+    workers,
+)
 
-QUICK_PORT, HANGING_PORT = 8811, 8812
 QUICK_ENDPOINTS = 5
 THROUGHPUT_EVENTS = 400
 LATENCY_EVENTS, LATENCY_PER_SECOND = 100, 20
 FAN_OUT_ACCOUNTS, FAN_OUT_PER_ACCOUNT = 1_000, 10  # 10,000 endpoints, the API's most per account
 PASSES = 7
-# Long enough for a delivery whose lease (60 s) ran out to be sent again: a stall shows as a
-# late figure, not as a missing one.
-DEADLINE_SECONDS = 150
-WORKER_ENV = {**SERVER_ENV, "PETSTORE_WEBHOOK_ALLOW_PRIVATE": "1"}  # the receivers are loopback
-
-
-# The receivers ------------------------------------------------------------------------------
-
-
-class Arrival(NamedTuple):
-    kind: str  # quick or hanging
-    at: float  # time.time() when its body had arrived
-    path: str  # which endpoint
-    event_id: str  # webhook-id
-    created_at: float  # the event's createdAt (0 for the receiver's own check)
-
-
-async def _receive(log_path: str) -> None:
-    log = open(log_path, "a", buffering=1)  # noqa: SIM115  # one line per arrival, kept open
-
-    async def request(reader: asyncio.StreamReader) -> tuple[str, str, bytes]:
-        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
-        headers = dict(line.split(":", 1) for line in head[1:] if ":" in line)
-        headers = {name.strip().lower(): value.strip() for name, value in headers.items()}
-        body = await reader.readexactly(int(headers.get("content-length", "0")))
-        return head[0].split(" ")[1], headers.get("webhook-id", ""), body
-
-    async def quick(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        # As HTTP/1.1 servers do, the connection stays open for the client's next request.
-        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError, IndexError):
-            while True:
-                path, event_id, body = await request(reader)
-                at = time.time()
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
-                created = json.loads(body).get("createdAt", "") if body else ""
-                log.write(f"quick\t{at}\t{path}\t{event_id}\t{created}\n")
-                await writer.drain()
-        writer.close()
-
-    async def hanging(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError, IndexError):
-            path, event_id, _ = await request(reader)
-            log.write(f"hanging\t{time.time()}\t{path}\t{event_id}\t\n")
-            while await reader.read(65536):  # never answers; until the worker gives up
-                pass
-        writer.close()
-
-    for handler, port in ((quick, QUICK_PORT), (hanging, HANGING_PORT)):
-        await asyncio.start_server(handler, "127.0.0.1", port, backlog=4096, reuse_address=True)
-    print("ready", flush=True)
-    await asyncio.Event().wait()
-
-
-class Receivers:
-    """The quick and the hanging receiver, in one process of their own."""
-
-    def __init__(self, work: Path) -> None:
-        self.log = work / f"arrivals-{time.monotonic_ns()}.tsv"
-        self.log.touch()
-        self.process = subprocess.Popen(
-            [PYTHON, "-m", "bench.webhooks", "--receive", str(self.log)],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-        )
-        assert self.process.stdout is not None
-        if self.process.stdout.readline().strip() != b"ready":
-            self.stop()
-            raise SystemExit("the receivers did not start")
-
-    def url(self, kind: str, name: str) -> str:
-        return f"http://127.0.0.1:{QUICK_PORT if kind == 'quick' else HANGING_PORT}/{name}"
-
-    def arrivals(self, kind: str = "quick") -> list[Arrival]:
-        found = []
-        for line in self.log.read_text().splitlines():
-            fields = line.split("\t")
-            if len(fields) == 5 and fields[0] == kind:  # a line being written is not yet whole
-                created = datetime.fromisoformat(fields[4]).timestamp() if fields[4] else 0.0
-                found.append(Arrival(kind, float(fields[1]), fields[2], fields[3], created))
-        return found
-
-    def wait_for(
-        self, count: int, since: float, seconds: float = DEADLINE_SECONDS
-    ) -> list[Arrival]:
-        """The quick arrivals from ``since`` on, once ``count`` distinct deliveries have
-        arrived, or at the deadline (fewer: the caller reports how many)."""
-        deadline = time.monotonic() + seconds
-        while True:
-            got = [a for a in self.arrivals() if a.at >= since]
-            if len({(a.path, a.event_id) for a in got}) >= count or time.monotonic() > deadline:
-                return got
-            time.sleep(0.1)
-
-    def stop(self) -> None:
-        self.process.kill()
-        self.process.wait(timeout=10)
-
-
-def receiver_alone() -> dict[str, float]:
-    """The quick receiver driven by wrk as the workers drive it (a run's requests one after
-    another on a connection kept open):
-    what it takes, far above what the workers are asked for, or it would be the bottleneck."""
-    work = Path(tempfile.mkdtemp(prefix="petstore-webhooks-"))
-    receivers = Receivers(work)
-    script = work / "post.lua"
-    script.write_text(
-        'wrk.method = "POST"\n'
-        'wrk.body = \'{"id": "evt_bench", "createdAt": "2025-01-01T00:00:00Z"}\'\n'
-        'wrk.headers["Content-Type"] = "application/json"\n'
-        'wrk.headers["webhook-id"] = "evt_bench"\n'
-    )
-    try:
-        out = subprocess.run(
-            ["wrk", "-t2", "-c10", "-d3s", "-s", str(script), receivers.url("quick", "alone")],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    finally:
-        receivers.stop()
-        shutil.rmtree(work)
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])  # type: ignore[index]
-    return {"requests_per_second": round(rate), "connections": 10}
-
-
-# The database -------------------------------------------------------------------------------
-
-
-def empty() -> None:
-    """No event, delivery or endpoint. Ids go on from where they were: a task the broker still
-    holds from an earlier part then names no delivery of this one."""
-    with psycopg.connect(DATABASE_URL, autocommit=True) as db:
-        db.execute("TRUNCATE webhooks_delivery, webhooks_endpoint, events_event")
-
-
-def add_accounts(count: int) -> list[int]:
-    with psycopg.connect(DATABASE_URL, autocommit=True) as db:
-        rows = db.execute(
-            "INSERT INTO apikeys_account (name, email, plan_id, created_at) "
-            "SELECT 'Webhooks bench ' || g, '', (SELECT id FROM apikeys_plan "
-            "WHERE code = 'enterprise'), now() FROM generate_series(1, %s) AS g RETURNING id",
-            [count],
-        ).fetchall()
-    return [row[0] for row in rows]
-
-
-def add_endpoints(accounts: list[int], per_account: int, url: str, types: list[str]) -> None:
-    """``per_account`` endpoints on each account, at ``url`` and the account's id and number
-    (so that each endpoint's deliveries can be told apart), listing ``types``; made a minute
-    ago, before any event of the run."""
-    with psycopg.connect(DATABASE_URL, autocommit=True) as db:
-        db.execute(
-            "INSERT INTO webhooks_endpoint (account_id, url, events, secret, enabled, "
-            "disabled_reason, created_at, failures) "
-            "SELECT a, %s || a || '/' || n, %s::jsonb, "
-            "'whsec_' || encode(sha256((a || '/' || n)::bytea), 'base64'), true, '', "
-            "now() - interval '1 minute', 0 "
-            "FROM unnest(%s::bigint[]) AS a, generate_series(1, %s) AS n",
-            [url.rstrip("/") + "/", json.dumps(types), accounts, per_account],
-        )
-        db.execute("ANALYZE webhooks_endpoint")
-
-
-# As the service writes a new animal's (pets.services), by one INSERT … SELECT.
-INSERT_EVENTS = (
-    "INSERT INTO events_event (uid, type, data, created_at, fanned_out) "
-    "SELECT 'evt_' || substr(md5(random()::text || g), 1, 26), %s, "
-    "jsonb_build_object('id', g, 'name', 'Pet ' || g, 'categoryId', 1, 'status', 'available', "
-    "'createdAt', now()), now(), false FROM generate_series(1, %s) AS g"
-)
-
-
-def add_events(count: int, kind: str = "pet.created") -> None:
-    with psycopg.connect(DATABASE_URL, autocommit=True) as db:
-        db.execute(INSERT_EVENTS, [kind, count])
-
-
-# The workers --------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def workers(receivers: Receivers, work: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """The workers and their beat as deploy.workers starts them, from the production
-    environment as the servers are; started, and one delivery made, before anything is timed."""
-    from deploy.workers import start_workers, stop_workers
-    from petstore.celery import app
-
-    app.control.purge()  # tasks an earlier run left in the broker
-    # start_workers runs the interpreter it runs in: here, production's.
-    with mock.patch.object(sys, "executable", SERVER_PYTHON):
-        process = start_workers({**os.environ, **WORKER_ENV}, work)
-    try:
-        deadline = time.monotonic() + 60
-        while not app.control.ping(timeout=0.5):
-            if time.monotonic() > deadline:
-                raise SystemExit("no Celery worker answered within 60 s")
-        # A type no endpoint of the run lists: through placing, fan-out, the beat and a
-        # delivery once, so that what follows is timed from running workers.
-        accounts = add_accounts(1)
-        add_endpoints(accounts, 1, receivers.url("quick", "warm-up"), ["usage.threshold"])
-        add_events(1, "usage.threshold")
-        if not receivers.wait_for(1, since=0, seconds=60):
-            raise SystemExit("the workers delivered nothing within 60 s")
-        yield process
-    finally:
-        stop_workers(process, kill=True)
-
-
-def tree_rss_mb(pid: int) -> dict[str, float]:
-    """VmRSS of a process and of its descendants (the worker, and its beat), in MB."""
-    sizes, waiting = {}, [str(pid)]
-    while waiting:
-        current = waiting.pop()
-        with contextlib.suppress(FileNotFoundError):
-            status = Path(f"/proc/{current}/status").read_text()
-            name = re.search(r"^Name:\s+(.*)$", status, re.M)[1]  # type: ignore[index]
-            rss = re.search(r"^VmRSS:\s+(\d+)", status, re.M)
-            sizes[f"{name} {current}"] = round(int(rss[1]) / 1024, 1) if rss else 0.0
-            for task in Path(f"/proc/{current}/task").iterdir():
-                waiting += (task / "children").read_text().split()
-    return {"total": round(sum(sizes.values()), 1), **sizes}
-
-
-# The parts ----------------------------------------------------------------------------------
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -493,10 +269,3 @@ def report_webhooks(results: dict[str, Any]) -> None:
             f"them, {state}: {unlisted[state]['median_s']} s, ratio {unlisted[state]['ratio']} "
             "(target <= 1.1)"
         )
-
-
-if __name__ == "__main__":
-    # The receivers' process (Receivers).
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--receive", required=True)
-    asyncio.run(_receive(parser.parse_args().receive))

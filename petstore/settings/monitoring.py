@@ -1,0 +1,44 @@
+"""What the service tells its operators: the logs, and who may read GET /metrics."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+
+from petstore.settings.environment import env_bool, env_list, env_str
+
+# GET /metrics (petstore.metrics): for these addresses or networks, or with this bearer token.
+PETSTORE_METRICS_ALLOW = [
+    ipaddress.ip_network(network, strict=False)
+    for network in env_list("PETSTORE_METRICS_ALLOW", ["127.0.0.1", "::1"])
+]
+PETSTORE_METRICS_TOKEN = env_str("PETSTORE_METRICS_TOKEN")
+# Metrics read from the database at each scrape, by the apps that own them.
+PETSTORE_METRICS_COLLECTORS = ["webhooks.metrics.WebhookCollector"]
+
+# No format writes a thread or a process name, so log records need not collect them (the
+# logging HOWTO's "Optimization" switches).
+logging.logThreads = False
+logging.logMultiprocessing = False
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "requests": {"class": "petstore.requestlog.JsonLineHandler"},
+    },
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        # One JSON line per request; REQUEST_LOG=0 turns it off.
+        "petstore.requests": {
+            "handlers": ["requests"],
+            "propagate": False,
+            "level": "INFO" if env_bool("REQUEST_LOG", True) else "WARNING",
+        },
+    },
+}
