@@ -1,4 +1,5 @@
-"""gunicorn behind nginx (deploy/nginx.conf), as `make serve` and production run it.
+"""gunicorn behind nginx (deploy/nginx.conf), as `make serve` and production run it, or on its
+own: `gunicorn petstore.wsgi -c deploy/gunicorn.conf.py`.
 
 nginx buffers whole requests and whole responses, so a worker is busy only while Django works:
 the CPU of one request plus its PostgreSQL and Redis round trips. The values below follow.
@@ -10,6 +11,15 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+
+from deploy.metrics import forget_dead_processes, remove_own_directory, set_up_unless_given
+
+# Every worker writes its counts to files in one directory that each scrape reads whole
+# (deploy.metrics): the one given (deploy.serve's, shared with the Celery worker), else one of
+# this run's own, made empty. Done here, in the master before it forks a worker, since
+# prometheus-client reads the variable once, on its first import in each process. A reload
+# reads this file again and finds the directory set.
+set_up_unless_given()
 
 # Sync workers, one request at a time each. A request is mostly CPU, so a worker per core plus
 # one to cover a worker waiting on the database is enough (docs/performance.md). WEB_CONCURRENCY
@@ -61,6 +71,11 @@ accesslog = None
 def child_exit(server: object, worker: object) -> None:
     """A worker has exited (replaced after max_requests, killed): its metrics' counts join the
     totals, so that the directory holds files for live workers only (deploy.metrics)."""
-    from deploy.metrics import forget_dead_processes
-
     forget_dead_processes()
+
+
+def on_exit(server: object) -> None:
+    """gunicorn stops: the directory made for this run goes with it, unless a master started by
+    an upgrade (USR2) carries on with it."""
+    if not getattr(server, "reexec_pid", 0):
+        remove_own_directory()

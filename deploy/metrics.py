@@ -1,8 +1,13 @@
-"""The metrics' multiprocess directory (prometheus-client), as ``deploy.serve`` runs it: made
-empty when the stack starts, and the counts of each process that has died (a gunicorn worker
+"""The metrics' multiprocess directory (prometheus-client): given (``deploy.serve`` shares one
+with gunicorn and the Celery worker) or of the run's own (``deploy/gunicorn.conf.py``), made
+empty when the run starts, and the counts of each process that has died (a gunicorn worker
 replaced after ``max_requests``, a Celery worker started again) added to one file of totals,
 its own files removed: a scrape reads one file per live process, and one more however many
-have come and gone. No Django here: gunicorn's master runs it (``child_exit``)."""
+have come and gone. No Django here: gunicorn's master runs it (``child_exit``).
+
+prometheus-client is imported where it is used, never on import of this module: its first
+import decides, once per process, whether counts go to files, and gunicorn's master reads this
+module before it sets the directory that the workers it forks inherit."""
 
 from __future__ import annotations
 
@@ -10,11 +15,9 @@ import fcntl
 import glob
 import os
 import shutil
+import tempfile
 from contextlib import suppress
 from pathlib import Path
-
-from prometheus_client import multiprocess
-from prometheus_client.mmap_dict import MmapedDict
 
 VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -26,6 +29,29 @@ def fresh(directory: Path) -> Path:
     return directory
 
 
+def own_directory(pid: int) -> Path:
+    """The directory of a run started without one, named after its first process: two runs on
+    a host never share it, and one left by a killed run is emptied by the next of that pid."""
+    return Path(tempfile.gettempdir()) / f"petstore-metrics-{pid}"
+
+
+def set_up_unless_given() -> Path | None:
+    """Put a fresh directory of this process's own in the environment, for it and the
+    processes it starts, unless one is there already; the directory made, if any."""
+    if os.environ.get(VARIABLE):
+        return None
+    directory = fresh(own_directory(os.getpid()))
+    os.environ[VARIABLE] = str(directory)
+    return directory
+
+
+def remove_own_directory() -> None:
+    """Remove the directory ``set_up_unless_given`` made for this process; leave one given."""
+    own = own_directory(os.getpid())
+    if os.environ.get(VARIABLE) == str(own):
+        shutil.rmtree(own, ignore_errors=True)
+
+
 # The files of counts no live process writes to any more, added together.
 _TOTALS = "{kind}_totals.db"
 
@@ -33,6 +59,8 @@ _TOTALS = "{kind}_totals.db"
 def forget_dead_processes(directory: str | Path | None = None) -> int:
     """Add the counts of every process that has died to the directory's totals, and remove its
     files; how many processes were forgotten. Safe to call from several processes at once."""
+    from prometheus_client import multiprocess
+
     directory = directory or os.environ.get(VARIABLE)
     if not directory or not Path(directory).is_dir():
         return 0
@@ -65,6 +93,8 @@ def _alive(pid: int) -> bool:
 
 
 def _add_to_totals(dead: Path, totals: Path) -> None:
+    from prometheus_client.mmap_dict import MmapedDict
+
     source = MmapedDict(str(dead), read_mode=True)
     target = MmapedDict(str(totals))
     try:

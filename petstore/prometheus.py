@@ -3,9 +3,11 @@ and the count of every request by route (``petstore.metrics`` defines the metric
 
 Under gunicorn and the Celery workers every process writes its counts to files in
 ``PROMETHEUS_MULTIPROC_DIR`` (prometheus-client's multiprocess mode), set and emptied by
-``deploy.serve``, the dead processes' counts kept in one file of totals (``deploy.metrics``);
-a scrape of any web process reads them all, the workers' included. Without the directory
-(``make run``, the tests' own process) the counts are the process's own.
+``deploy.serve`` or ``deploy/gunicorn.conf.py``, the dead processes' counts kept in one file of
+totals (``deploy.metrics``); a scrape of any web process reads them all, the workers' included
+when they share it. Without the directory a single process (``make run``) counts alone, exactly;
+a server of several processes without it would show one process's share, so the scrape is
+refused with a 503 that says why.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from prometheus_client import (
     CollectorRegistry,
     generate_latest,
     multiprocess,
+    values,
 )
 
 from petstore.addresses import client_address
@@ -70,6 +73,9 @@ def metrics(request: HttpRequest) -> HttpResponse:
     anyone else is told there is nothing here."""
     if not _may_scrape(request):
         return error_response(404, "not_found", "Not found.")
+    why_not = _why_counts_are_not_exact(request)
+    if why_not:
+        return error_response(503, "service_unavailable", why_not)
     registry = CollectorRegistry()
     if _directory():
         multiprocess.MultiProcessCollector(registry)
@@ -94,3 +100,23 @@ def _may_scrape(request: HttpRequest) -> bool:
 
 def _directory() -> str:
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+
+
+def _why_counts_are_not_exact(request: HttpRequest) -> str:
+    """Why this process cannot report every process's counts, or "" when it can."""
+    # prometheus-client chose, on its first import here, between files and this process's memory.
+    in_files = values.ValueClass is not values.MutexValue
+    if _directory() and not in_files:
+        return (
+            "Metrics unavailable: PROMETHEUS_MULTIPROC_DIR was set after this process loaded "
+            "its metrics, so its counts are in its memory and not in the directory the scrape "
+            "reads. Set it before the server starts (deploy/gunicorn.conf.py does)."
+        )
+    # The WSGI server says whether other processes serve the same application (PEP 3333).
+    if not _directory() and request.META.get("wsgi.multiprocess"):
+        return (
+            "Metrics unavailable: this server runs several processes and each counts only its "
+            "own requests without PROMETHEUS_MULTIPROC_DIR. Start gunicorn with "
+            "deploy/gunicorn.conf.py, or set PROMETHEUS_MULTIPROC_DIR to an empty directory."
+        )
+    return ""

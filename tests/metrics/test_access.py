@@ -14,8 +14,11 @@ pytestmark = pytest.mark.django_db  # the webhooks' gauges are read from the dat
 
 
 @pytest.fixture(autouse=True)
-def _operator(settings):
+def _operator(settings, client):
     settings.PETSTORE_METRICS_TOKEN = "the-operator-s-token"
+    # The test client tells the view it is one of several processes (wsgi.multiprocess); the
+    # tests' process is alone, as runserver's is.
+    client.defaults["wsgi.multiprocess"] = False
 
 
 def test_loopback_may_scrape(client):

@@ -43,8 +43,13 @@ def call(front: Front, method: str, path: str, key: str = "", body: dict | None 
 
 def scrape(front: Front, token: str = "") -> dict[str, list[tuple[dict[str, str], float]]]:
     """Every sample of a scrape through nginx, by sample name."""
+    return scrape_url(front.url, token)
+
+
+def scrape_url(url: str, token: str = "") -> dict[str, list[tuple[dict[str, str], float]]]:
+    """Every sample of a scrape of the server at ``url``, by sample name."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    request = urllib.request.Request(front.url + "/metrics", headers=headers)
+    request = urllib.request.Request(url + "/metrics", headers=headers)
     with urllib.request.urlopen(request, timeout=10) as response:
         text = response.read().decode()
     samples: dict[str, list[tuple[dict[str, str], float]]] = {}
