@@ -1,5 +1,10 @@
 """The trail in the admin: read-only, filtered by who, what object and which action, and
-exported as CSV with the list's filters and search applied."""
+exported as CSV with the list's filters and search applied.
+
+A superuser reads all of it. Another member with the trail's view permission (account managers,
+audit/migrations/0002) reads the entries about the kinds of object they may view themselves, so
+the trail of their own work; the staff's own entries (sign-ins, second factor) stay with
+superusers."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from typing import Any
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import QuerySet
 from django.http import HttpRequest, StreamingHttpResponse
 from django.urls import path
 from django.utils import timezone
@@ -22,6 +28,8 @@ CSV_HEADER = ("when", "actor", "address", "action", "object type", "object id", 
 # A spreadsheet runs a cell starting with one of these as a formula: a failed sign-in's actor
 # is whatever was typed.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# The staff members' entries: sign-ins, failed sign-ins, second factor set up, failed or reset.
+STAFF_MEMBERS = "auth.user"
 
 
 def summary(changes: dict[str, Any]) -> str:
@@ -48,6 +56,17 @@ class _Echo:
         return value
 
 
+def readable_types(user: Any) -> list[str]:
+    """The object types (``app.model``, as entries name them) whose trail ``user`` may read:
+    those they may view, but never the staff members'."""
+    viewable = {
+        f"{app_label}.{codename.removeprefix('view_')}"
+        for app_label, codename in (perm.split(".", 1) for perm in user.get_all_permissions())
+        if codename.startswith("view_")
+    }
+    return sorted(viewable - {STAFF_MEMBERS})
+
+
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
     list_display = ("at", "actor", "address", "action", "target", "changes_summary")
@@ -66,6 +85,12 @@ class EntryAdmin(admin.ModelAdmin):
     )
     readonly_fields = fields
     list_per_page = 50
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
+        entries = super().get_queryset(request)
+        if request.user.is_superuser:
+            return entries
+        return entries.filter(target_type__in=readable_types(request.user))
 
     # Nobody adds, changes or deletes an entry here: only purge_audit forgets them.
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -2,7 +2,8 @@
 
 The lists are laid out for a laptop's width (1280 px): what staff decide on (state, plan,
 status) comes first and is compact, dates show the day with the full instant in a tooltip, and
-long names are clipped with the full text in a tooltip, so that no column is pushed out of view
+names take the room their column has, wrapping and cut past two lines with the full text in a
+tooltip, so that no column is pushed out of view
 (petstore/static/petstore/admin.css; tests/browser/test_admin_widths.py holds every list to it).
 """
 
@@ -38,7 +39,7 @@ def short_date(value: datetime | None) -> str:
 
 
 def clipped(text: str, tooltip: str = "") -> SafeString:
-    """A name cut to its column's width with an ellipsis; the whole of it in a tooltip."""
+    """A name, whole where its column has room, else cut past two lines; all of it in a tooltip."""
     return format_html('<span class="clipped" title="{}">{}</span>', tooltip or text, text)
 
 

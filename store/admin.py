@@ -39,22 +39,29 @@ class Move:
 MOVES = {
     move.name: move
     for move in (
-        Move("approve", "Approve", OrderStatus.APPROVED, "approved", services.order_approve),
         Move(
-            "deliver",
-            "Deliver…",
-            OrderStatus.DELIVERED,
-            "delivered",
-            services.order_deliver,
-            "The animals are handed over and sold, and the orders complete. This cannot be undone.",
+            name="approve",
+            label="Approve",
+            becomes=OrderStatus.APPROVED,
+            done="approved",
+            service=services.order_approve,
         ),
         Move(
-            "cancel",
-            "Cancel order…",
-            OrderStatus.CANCELLED,
-            "cancelled",
-            services.order_cancel,
-            "The adoptions are called off and the animals are available again. "
+            name="deliver",
+            label="Deliver…",
+            becomes=OrderStatus.DELIVERED,
+            done="delivered",
+            service=services.order_deliver,
+            warning="Each animal is handed over and sold, its order complete. "
+            "This cannot be undone.",
+        ),
+        Move(
+            name="cancel",
+            label="Cancel order…",
+            becomes=OrderStatus.CANCELLED,
+            done="cancelled",
+            service=services.order_cancel,
+            warning="Each adoption is called off and its animal available again. "
             "This cannot be undone.",
         ),
     )

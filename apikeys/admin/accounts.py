@@ -70,7 +70,7 @@ class AccountAdmin(AccountUsageViews, AccountKeyViews):
         if not account.email:
             return clipped(account.name)
         return format_html(
-            '{}<br><small class="clipped">{}</small>', clipped(account.name), account.email
+            '{}<small class="clipped">{}</small>', clipped(account.name), account.email
         )
 
     @admin.display(description="keys", ordering="key_total")

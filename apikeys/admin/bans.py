@@ -42,6 +42,11 @@ class BanAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # bans are made by the rate limiter
 
+    # A deleted ban would leave no trace of when the key was refused and who let it back in:
+    # "Lift selected bans" ends one and is recorded in the trail.
+    def has_delete_permission(self, request: HttpRequest, obj: Ban | None = None) -> bool:
+        return False
+
     @admin.display(description="key", ordering="api_key__prefix")
     def key(self, ban: Ban) -> str:
         return prefix_cell(ban.api_key, tooltip=str(ban.api_key))

@@ -110,8 +110,9 @@ def test_each_role_sees_only_its_own_models_on_the_index(staff_client, manager_c
     def apps(admin_client) -> set[str]:
         return {app["app_label"] for app in admin_client.get("/admin/").context["app_list"]}
 
-    # Account managers also look after the accounts' webhook endpoints and deliveries.
-    assert apps(manager_client) == {"apikeys", "webhooks"}
+    # Account managers also look after the accounts' webhook endpoints and deliveries, and
+    # read the trail of their work.
+    assert apps(manager_client) == {"apikeys", "webhooks", "audit"}
     assert apps(staff_client) == {"pets", "store"}
 
 
@@ -582,6 +583,24 @@ def test_lifting_a_ban_is_recorded_and_the_key_works_again(
     assert listed(manager_client.get(BANS, {"state": "past"})) == [banned]
     clock.advance(60)  # the minute that was used up is over; the ban alone would still hold
     assert api_call(client, api_key).status_code == HTTPStatus.OK
+
+
+def test_nobody_deletes_a_ban_lifting_is_the_way(admin_client, manager_client, banned):
+    for desk in (admin_client, manager_client):
+        page = desk.get(f"{BANS}{banned.pk}/change/")
+        asked = desk.get(f"{BANS}{banned.pk}/delete/")
+        posted = desk.post(f"{BANS}{banned.pk}/delete/", {"post": "yes"})
+        bulk = run_action(desk, BANS, "delete_selected", [banned], post="yes")
+        actions = [
+            name for name, _ in desk.get(BANS).context["action_form"].fields["action"].choices
+        ]
+
+        assert page.status_code == HTTPStatus.OK
+        assert "deletelink" not in page.content.decode()
+        assert asked.status_code == posted.status_code == HTTPStatus.FORBIDDEN
+        assert bulk.status_code == HTTPStatus.FOUND  # "No action selected": an unknown action
+        assert actions == ["", "lift"]
+    assert Ban.objects.filter(pk=banned.pk).exists()
 
 
 def test_a_ban_that_is_not_lifted_still_holds_in_the_next_minute(client, api_key, banned, clock):

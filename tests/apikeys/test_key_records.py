@@ -133,4 +133,3 @@ def test_a_record_of_an_older_shape_is_rewritten_on_first_use(client, api_key, r
     redis_commands.clear()
     assert read_elsewhere(client, api_key).status_code == HTTPStatus.OK
     assert redis_commands == ["EVALSHA"]  # found and counted by its record, in one round trip
-

@@ -55,10 +55,6 @@ def test_nobody_adds_changes_or_deletes_an_entry(admin_desk, entries):
     assert admin_desk.get(TRAIL).context["action_form"] is None  # no bulk delete either
 
 
-def test_account_managers_without_the_permission_do_not_see_it(manager_desk, entries):
-    assert manager_desk.get(TRAIL).status_code == HTTPStatus.FORBIDDEN
-
-
 def test_the_export_holds_the_filtered_rows(admin_desk, entries):
     rows = exported(admin_desk.get(f"{TRAIL}export.csv", {"action": "account.plan_changed"}))
 

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from apikeys.models import ApiKey, Plan
 from apikeys.services import account_create, apikey_issue
 from pets.models import Category, Pet
+from store.services import order_place
 from tests.browser.conftest import log_in, make_staff, screenshot
 
 # A live server answers from its own thread and connection: no test transaction can wrap it.
@@ -176,3 +177,70 @@ def test_a_shelter_administrator_adds_an_animal_and_changes_its_status(page: Pag
     expect(page.locator(".errorlist")).to_contain_text("cannot go from sold to available")
     pet.refresh_from_db()
     assert pet.status == "sold"
+
+
+def test_shelter_staff_move_an_order_from_its_page_and_confirm_what_cannot_be_undone(
+    page: Page, live_server
+):
+    make_staff("sam", "Shelter staff")
+    dog = Category.objects.create(name="Dog", description="Dogs")
+    free = Plan.objects.get(code="free")
+    ziggy, rex = (
+        order_place(
+            account_id=account_create(name=account, plan=free).pk,
+            pet_id=Pet.objects.create(name=pet, category=dog, status="available").pk,
+        )
+        for account, pet in [("Happy Tails Shelter", "Ziggy"), ("Paws & Co", "Rex")]
+    )
+    base = live_server.url
+    order_page = f"{base}/admin/store/order/{ziggy.pk}/change/"
+    moves = page.locator(".order-moves input[type=submit]")
+
+    def offered() -> list[str]:
+        return moves.evaluate_all("(buttons) => buttons.map((button) => button.value)")
+
+    log_in(page, base, "sam")
+    page.goto(order_page)
+    assert offered() == ["Approve", "Cancel order…"]
+    page.click(".order-moves input[value=Approve]")
+
+    expect(page).to_have_url(order_page)
+    expect(page.locator(".messagelist")).to_have_text(f"Order {ziggy.pk} for Ziggy approved.")
+    expect(page.locator(".field-status .readonly")).to_have_text("Approved")
+    assert offered() == ["Deliver…", "Cancel order…"]
+
+    # Delivering asks first, on a page of its own; "No" goes back and changes nothing.
+    page.click(".order-moves input[value='Deliver…']")
+    expect(page.locator("h1")).to_have_text(f"Deliver order {ziggy.pk} for Ziggy?")
+    expect(page.locator("#content")).to_contain_text("This cannot be undone.")
+    expect(page.locator(".confirm-order")).to_contain_text("Happy Tails Shelter")
+    page.click("text=No, go back")
+    expect(page).to_have_url(order_page)
+    expect(page.locator(".field-status .readonly")).to_have_text("Approved")
+
+    page.click(".order-moves input[value='Deliver…']")
+    page.click("input[type=submit][value='Yes, deliver']")
+    expect(page).to_have_url(order_page)
+    expect(page.locator(".messagelist")).to_have_text(f"Order {ziggy.pk} for Ziggy delivered.")
+    expect(page.locator(".field-status .readonly")).to_have_text("Delivered")
+    expect(moves).to_have_count(0)
+    assert Pet.objects.get(name="Ziggy").status == "sold"
+
+    # From the list, for several orders: the same question, then one message naming each.
+    page.goto(f"{base}/admin/store/order/")
+    page.locator("#action-toggle").check()
+    page.select_option("select[name=action]", "cancel")
+    page.click("button[name=index]")
+    expect(page.locator("h1")).to_have_text("Cancel these 2 orders?")
+    expect(page.locator(".confirm-order", has_text="Ziggy")).to_contain_text(
+        "delivered: cannot be cancelled, stays as it is"
+    )
+    assert Pet.objects.get(name="Rex").status == "pending"
+    page.click("input[type=submit][value='Yes, cancel']")
+    expect(page.locator(".messagelist li.success")).to_have_text(
+        f"Order {rex.pk} for Rex cancelled."
+    )
+    expect(page.locator(".messagelist li.error")).to_have_text(
+        f"Order {ziggy.pk} for Ziggy is delivered and cannot become cancelled."
+    )
+    assert Pet.objects.get(name="Rex").status == "available"

@@ -24,6 +24,7 @@ VIEWPORTS = [(1280, 800), (1920, 1080)]
 LONG_ACCOUNT = "The Greater Manchester and Cheshire Regional Animal Rescue and Rehoming Association"
 LONG_KEY = "Adoption widget on the partner website — production, EU replica behind the CDN"
 LONG_EMAIL = "platform-integrations-team@greater-manchester-animal-rescue.example"
+LONG_PET_TAIL = "Wigglesworth-Barkington the Third, Good Boy No."
 
 # Each list, who opens it, and the columns staff act on there (the ``column-…`` class of the
 # header; the action checkbox's is ``action-checkbox-column``). Every other column is checked
@@ -113,7 +114,7 @@ def realistic_rows() -> None:
     Category.objects.create(name="Cats", description="Cats")
     pets = [
         Pet.objects.create(
-            name=f"Sir Reginald Wigglesworth-Barkington the Third, Good Boy No. {n}",
+            name=f"Sir Reginald {LONG_PET_TAIL} {n}",
             category=dogs,
             status="available",
         )
@@ -189,3 +190,62 @@ def test_every_column_of_every_list_is_in_view_without_scrolling_sideways(
         assert table_scroll <= table_width, (url, width, "the table scrolls sideways")
         if width == 1280 and url in ("/admin/apikeys/account/", "/admin/apikeys/apikey/"):
             screenshot(page, "account-list" if "account" in url else "key-list")
+
+
+# Each name cell's text, whether any of it is cut off, and how many lines it takes.
+NAMES = """() => [...document.querySelectorAll('#result_list .clipped')].map((name) => {
+  const style = getComputedStyle(name);
+  return {text: name.textContent, column: name.closest('td, th').className,
+          cut: name.scrollWidth > name.clientWidth || name.scrollHeight > name.clientHeight,
+          lines: Math.round(name.getBoundingClientRect().height / parseFloat(style.lineHeight))};
+})"""
+
+
+def test_names_are_shown_whole_where_their_column_has_room(page: Page, live_server: Any):
+    """The shelter staff's lists at 1280 by 800 with names of a usual length: each one whole
+    and on one line (a fixed width once cut "Ziggy the Greengrocer's Dog" to "Ziggy the Gree…")."""
+    make_staff("shelter", "Shelter staff")
+    dogs = Category.objects.create(name="Dogs and puppies", description="Every dog in our care")
+    free = Plan.objects.get(code="free")
+    orders = [
+        ("Greater Manchester Animal Rescue", "Ziggy the Greengrocer's Dog"),
+        ("Happy Tails Shelter", "Sir Barkington"),
+    ]
+    for account_name, pet_name in orders:
+        account = apikey_services.account_create(name=account_name, plan=free)
+        pet = Pet.objects.create(name=pet_name, category=dogs, status="available")
+        store_services.order_place(account_id=account.pk, pet_id=pet.pk)
+
+    log_in(page, live_server.url, "shelter")
+    for url, expected in [
+        ("/admin/store/order/", 4),
+        ("/admin/pets/pet/", 4),
+        ("/admin/pets/category/", 2),
+    ]:
+        page.goto(f"{live_server.url}{url}")
+        names = page.evaluate(NAMES)
+
+        assert len(names) == expected, (url, names)
+        assert [n for n in names if n["cut"] or n["lines"] != 1] == [], url
+
+
+def test_a_long_name_wraps_and_is_cut_only_past_two_lines_with_all_of_it_in_its_tooltip(
+    page: Page, live_server: Any, people: None
+):
+    realistic_rows()
+
+    log_in(page, live_server.url, "shelter")
+    page.goto(f"{live_server.url}/admin/store/order/")
+    names = page.evaluate(NAMES)
+    tooltips = page.locator("#result_list .clipped").evaluate_all(
+        "(names) => names.map((name) => name.title)"
+    )
+
+    long_ones = [n for n in names if n["text"].startswith(("The Greater", "Sir Reginald"))]
+    assert len(long_ones) == 7, names
+    # At this width the order list has room for them on two lines: wrapped, none cut.
+    assert [
+        (n["text"], n["lines"], n["cut"]) for n in long_ones if n["lines"] != 2 or n["cut"]
+    ] == []
+    assert [n for n in names if n["lines"] > 2] == []
+    assert set(tooltips) >= {f"{LONG_ACCOUNT} 0", f"Sir Reginald {LONG_PET_TAIL} 0"}

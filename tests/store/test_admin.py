@@ -1,16 +1,21 @@
 """The shelter staff's orders: approve, deliver and cancel move the animal; invalid steps are
-refused with a message and change nothing."""
+refused with a message and change nothing. Deliver and cancel ask first, from the list and from
+an order's page alike, and every message names the order and its animal."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from http import HTTPStatus
 
 import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Permission
 
 from store import services
 from store.models import Order
 from tests.admin_pages import form_data, listed, shown_messages
+from tests.conftest import signed_in
 
 ORDERS = "/admin/store/order/"
 
@@ -20,11 +25,18 @@ def placed(make_account, make_pet) -> Order:
     return services.order_place(account_id=make_account().pk, pet_id=make_pet(name="Rex").pk)
 
 
-def run(staff_client, action: str, *orders: Order):
+@pytest.fixture
+def approved(make_account, make_pet) -> Order:
+    order = services.order_place(account_id=make_account().pk, pet_id=make_pet(name="Tom").pk)
+    return services.order_approve(order_id=order.pk)
+
+
+def run(staff_client, action: str, *orders: Order, confirm: bool = True):
+    """The list's ``action`` on ``orders``, answered Yes on its confirmation page if it asks
+    (``confirm``)."""
+    data = {"action": action, "_selected_action": [order.pk for order in orders], "index": 0}
     return staff_client.post(
-        ORDERS,
-        {"action": action, "_selected_action": [order.pk for order in orders], "index": 0},
-        follow=True,
+        ORDERS, {**data, **({"confirm": "yes"} if confirm else {})}, follow=True
     )
 
 
@@ -35,6 +47,14 @@ def states(order: Order) -> tuple[str, str]:
     return order.status, order.pet.status
 
 
+def moves_offered(page) -> list[tuple[str, str]]:
+    """The move buttons on an order's page: each one's label and the URL it posts to."""
+    return re.findall(
+        r'<input type="submit" class="order-move" value="([^"]+)" formaction="([^"]+)">',
+        page.content.decode(),
+    )
+
+
 def test_a_placed_order_is_listed_with_its_animal_on_hold(staff_client, placed):
     page = staff_client.get(ORDERS)
 
@@ -43,22 +63,37 @@ def test_a_placed_order_is_listed_with_its_animal_on_hold(staff_client, placed):
     assert states(placed) == ("pending", "pending")
 
 
-def test_approving_keeps_the_animal_on_hold(staff_client, placed):
-    response = run(staff_client, "approve", placed)
+def test_approving_keeps_the_animal_on_hold_and_names_the_order(staff_client, placed):
+    response = run(staff_client, "approve", placed, confirm=False)
 
-    assert shown_messages(response) == ["1 order(s) approved."]
+    assert shown_messages(response) == [f"Order {placed.pk} for Rex approved."]
     assert states(placed) == ("approved", "pending")
 
 
-def test_delivering_an_approved_order_sells_the_animal(staff_client, placed):
-    run(staff_client, "approve", placed)
+@pytest.mark.parametrize("action", ["deliver", "cancel"])
+def test_deliver_and_cancel_ask_first_and_change_nothing_until_confirmed(
+    staff_client, approved, action
+):
+    page = run(staff_client, action, approved, confirm=False)
 
-    response = run(staff_client, "deliver", placed)
+    assert page.status_code == HTTPStatus.OK
+    assert next(t.name for t in page.templates) == "admin/store/order/confirm_move.html"
+    content = page.content.decode()
+    assert f"{action.capitalize()} order {approved.pk} for Tom?" in content
+    assert "This cannot be undone." in content
+    assert f'value="Yes, {action}"' in content
+    assert f'name="action" value="{action}"' in content
+    assert f'name="_selected_action" value="{approved.pk}"' in content
+    assert states(approved) == ("approved", "pending")
 
-    assert shown_messages(response) == ["1 order(s) delivered."]
-    assert states(placed) == ("delivered", "sold")
-    assert placed.ship_date is not None
-    assert placed.complete
+
+def test_delivering_an_approved_order_sells_the_animal(staff_client, approved):
+    response = run(staff_client, "deliver", approved)
+
+    assert shown_messages(response) == [f"Order {approved.pk} for Tom delivered."]
+    assert states(approved) == ("delivered", "sold")
+    assert approved.ship_date is not None
+    assert approved.complete
 
 
 @pytest.mark.parametrize("approved_first", [False, True])
@@ -68,7 +103,7 @@ def test_cancelling_makes_the_animal_available_again(staff_client, placed, appro
 
     response = run(staff_client, "cancel", placed)
 
-    assert shown_messages(response) == ["1 order(s) cancelled."]
+    assert shown_messages(response) == [f"Order {placed.pk} for Rex cancelled."]
     assert states(placed) == ("cancelled", "available")
 
 
@@ -77,22 +112,21 @@ def test_a_pending_order_cannot_be_delivered(staff_client, placed):
 
     assert response.status_code == HTTPStatus.OK
     assert shown_messages(response) == [
-        f"Order {placed.pk} is pending and cannot become delivered."
+        f"Order {placed.pk} for Rex is pending and cannot become delivered."
     ]
     assert states(placed) == ("pending", "pending")
     assert placed.ship_date is None
 
 
-def test_a_delivered_order_cannot_be_cancelled(staff_client, placed):
-    run(staff_client, "approve", placed)
-    run(staff_client, "deliver", placed)
+def test_a_delivered_order_cannot_be_cancelled(staff_client, approved):
+    run(staff_client, "deliver", approved)
 
-    response = run(staff_client, "cancel", placed)
+    response = run(staff_client, "cancel", approved)
 
     assert shown_messages(response) == [
-        f"Order {placed.pk} is delivered and cannot become cancelled."
+        f"Order {approved.pk} for Tom is delivered and cannot become cancelled."
     ]
-    assert states(placed) == ("delivered", "sold")
+    assert states(approved) == ("delivered", "sold")
 
 
 def test_a_cancelled_order_cannot_be_approved(staff_client, placed):
@@ -101,25 +135,103 @@ def test_a_cancelled_order_cannot_be_approved(staff_client, placed):
     response = run(staff_client, "approve", placed)
 
     assert shown_messages(response) == [
-        f"Order {placed.pk} is cancelled and cannot become approved."
+        f"Order {placed.pk} for Rex is cancelled and cannot become approved."
     ]
     assert states(placed) == ("cancelled", "available")
 
 
-def test_an_action_on_several_orders_reports_each_refusal(
-    staff_client, placed, make_account, make_pet
+def test_an_action_on_several_orders_names_each_and_reports_each_refusal(
+    staff_client, placed, approved, make_account, make_pet
 ):
-    other = services.order_place(account_id=make_account().pk, pet_id=make_pet(name="Tom").pk)
-    run(staff_client, "approve", other)
+    third = services.order_approve(
+        order_id=services.order_place(
+            account_id=make_account().pk, pet_id=make_pet(name="Ziggy").pk
+        ).pk
+    )
 
-    response = run(staff_client, "deliver", placed, other)
+    page = run(staff_client, "deliver", placed, approved, third, confirm=False)
+    assert "Deliver these 3 orders?" in page.content.decode()
+    assert "pending: cannot be delivered, stays as it is" in page.content.decode()
+    response = run(staff_client, "deliver", placed, approved, third)
 
     assert states(placed) == ("pending", "pending")
-    assert states(other) == ("delivered", "sold")
+    assert states(approved) == ("delivered", "sold")
+    assert states(third) == ("delivered", "sold")
     assert shown_messages(response) == [
-        "1 order(s) delivered.",
-        f"Order {placed.pk} is pending and cannot become delivered.",
+        f"Orders {approved.pk} (Tom), {third.pk} (Ziggy) delivered.",
+        f"Order {placed.pk} for Rex is pending and cannot become delivered.",
     ]
+
+
+def test_an_orders_page_offers_the_moves_its_status_allows(staff_client, placed, approved):
+    assert moves_offered(staff_client.get(f"{ORDERS}{placed.pk}/change/")) == [
+        ("Approve", f"{ORDERS}{placed.pk}/approve/"),
+        ("Cancel order…", f"{ORDERS}{placed.pk}/cancel/"),
+    ]
+    assert moves_offered(staff_client.get(f"{ORDERS}{approved.pk}/change/")) == [
+        ("Deliver…", f"{ORDERS}{approved.pk}/deliver/"),
+        ("Cancel order…", f"{ORDERS}{approved.pk}/cancel/"),
+    ]
+    services.order_deliver(order_id=approved.pk)
+    assert moves_offered(staff_client.get(f"{ORDERS}{approved.pk}/change/")) == []
+
+
+def test_a_member_who_may_only_view_orders_is_offered_no_move(django_user_model, client, placed):
+    viewer = django_user_model.objects.create_user(username="viewer", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_order"))
+    signed_in(client, viewer)
+
+    page = client.get(f"{ORDERS}{placed.pk}/change/")
+    posted = client.post(f"{ORDERS}{placed.pk}/approve/")
+
+    assert page.status_code == HTTPStatus.OK
+    assert moves_offered(page) == []
+    assert posted.status_code == HTTPStatus.FORBIDDEN
+    assert states(placed) == ("pending", "pending")
+
+
+def test_approving_from_the_orders_page_returns_to_it(staff_client, placed):
+    response = staff_client.post(f"{ORDERS}{placed.pk}/approve/", follow=True)
+
+    assert response.redirect_chain == [(f"{ORDERS}{placed.pk}/change/", HTTPStatus.FOUND)]
+    assert shown_messages(response) == [f"Order {placed.pk} for Rex approved."]
+    assert states(placed) == ("approved", "pending")
+    entry = LogEntry.objects.get(object_id=str(placed.pk), content_type__model="order")
+    assert entry.get_change_message() == "Approved"
+
+
+@pytest.mark.parametrize(
+    ("move", "done", "after"),
+    [("deliver", "delivered", "sold"), ("cancel", "cancelled", "available")],
+)
+def test_delivering_or_cancelling_from_the_orders_page_asks_first(
+    staff_client, approved, move, done, after
+):
+    url = f"{ORDERS}{approved.pk}/{move}/"
+
+    asked = staff_client.post(url)
+    assert asked.status_code == HTTPStatus.OK
+    assert f"{move.capitalize()} order {approved.pk} for Tom?" in asked.content.decode()
+    assert (
+        f'href="{ORDERS}{approved.pk}/change/" class="button cancel-link"' in asked.content.decode()
+    )
+    assert states(approved) == ("approved", "pending")
+
+    response = staff_client.post(url, {"confirm": "yes"}, follow=True)
+    assert response.redirect_chain == [(f"{ORDERS}{approved.pk}/change/", HTTPStatus.FOUND)]
+    assert shown_messages(response) == [f"Order {approved.pk} for Tom {done}."]
+    assert states(approved) == (done, after)
+
+
+def test_a_confirmation_for_an_order_that_cannot_move_offers_only_the_way_back(
+    staff_client, placed
+):
+    page = staff_client.get(f"{ORDERS}{placed.pk}/deliver/")
+
+    assert page.status_code == HTTPStatus.OK
+    assert "pending: cannot be delivered" in page.content.decode()
+    assert 'value="Yes, deliver"' not in page.content.decode()
+    assert states(placed) == ("pending", "pending")
 
 
 def test_staff_set_the_hand_over_date_but_not_the_status_by_the_form(staff_client, placed):
