@@ -33,9 +33,11 @@ class NewPetSerializer(StrictSerializer):
         min_value=1,
         help_text="The ID of the category this animal belongs to.",
     )
+    # No ``default`` in the document: generators make a defaulted property required
+    # (openapi-typescript 7), and clients would have to send it; the service fills it in.
     status = StrictChoiceField(
         choices=PetStatus.choices,
-        default=PetStatus.AVAILABLE,
+        required=False,
         help_text="Availability of the animal; `available` when omitted.",
     )
 
@@ -114,6 +116,5 @@ class NewCategorySerializer(StrictSerializer):
         required=False,
         allow_blank=True,
         max_length=2000,
-        default="",
-        help_text="A short description of the category.",
+        help_text="A short description of the category; empty when omitted.",
     )
