@@ -16,7 +16,8 @@ import glob
 import os
 import shutil
 import tempfile
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
@@ -80,6 +81,15 @@ def forget_dead_processes(directory: str | Path | None = None) -> int:
                 os.remove(path)
             forgotten.add(pid)
     return len(forgotten)
+
+
+@contextmanager
+def held_still(directory: Path) -> Iterator[None]:
+    """While the block lasts, no dead process's counts move to the totals: a scrape that reads
+    the directory then counts each of them once, neither in both places nor in neither."""
+    with open(directory / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)
+        yield
 
 
 def _alive(pid: int) -> bool:

@@ -8,13 +8,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from deploy.metrics import VARIABLE, forget_dead_processes
+from deploy.metrics import VARIABLE, forget_dead_processes, own_directory
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,6 +72,8 @@ def stop_workers(process: subprocess.Popen[bytes], *, kill: bool = False) -> Non
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+    # A worker killed cannot remove the metrics' directory it made for itself (petstore.celery).
+    shutil.rmtree(own_directory(process.pid), ignore_errors=True)
 
 
 class SupervisedWorkers:

@@ -12,11 +12,13 @@ refused with a 503 that says why.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -31,6 +33,7 @@ from prometheus_client import (
     values,
 )
 
+from deploy.metrics import held_still
 from petstore.addresses import client_address
 from petstore.errors import error_response
 from petstore.metrics import REQUEST_SECONDS, REQUESTS, labelled
@@ -77,13 +80,17 @@ def metrics(request: HttpRequest) -> HttpResponse:
     if why_not:
         return error_response(503, "service_unavailable", why_not)
     registry = CollectorRegistry()
-    if _directory():
+    directory = _directory()
+    if directory:
         multiprocess.MultiProcessCollector(registry)
     else:
         registry.register(REGISTRY)
     for collector in settings.PETSTORE_METRICS_COLLECTORS:
         registry.register(import_string(collector)())
-    return HttpResponse(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
+    # Read while no dead worker's counts move to the totals, so each is counted once.
+    with held_still(Path(directory)) if directory else contextlib.nullcontext():
+        body = generate_latest(registry)
+    return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)
 
 
 def _may_scrape(request: HttpRequest) -> bool:

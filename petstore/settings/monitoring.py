@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 
-from petstore.settings.environment import env_bool, env_list, env_str
+from petstore.settings.environment import env_bool, env_int, env_list, env_str
 
 # GET /metrics (petstore.metrics): for these addresses or networks, or with this bearer token.
 PETSTORE_METRICS_ALLOW = [
@@ -13,6 +13,10 @@ PETSTORE_METRICS_ALLOW = [
     for network in env_list("PETSTORE_METRICS_ALLOW", ["127.0.0.1", "::1"])
 ]
 PETSTORE_METRICS_TOKEN = env_str("PETSTORE_METRICS_TOKEN")
+# A Celery worker started apart from deploy.serve counts in a directory no web process reads,
+# so it serves its counts itself, on 127.0.0.1 at this port (petstore.celery); unset, it does
+# not.
+PETSTORE_WORKER_METRICS_PORT = env_int("PETSTORE_WORKER_METRICS_PORT", 0) or None
 # Metrics read from the database at each scrape, by the apps that own them.
 PETSTORE_METRICS_COLLECTORS = ["webhooks.metrics.WebhookCollector"]
 
