@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} \
 # make run: the embedded set-up (SQLite, in-process cache, one process), whatever the shell has.
 RUN_ENV := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: install run serve test chromium nginx promtool lint format bench clean
+.PHONY: install run serve test services chromium nginx promtool lint format bench clean
 
 install: $(VENV)/.installed
 
@@ -43,8 +43,13 @@ run: install
 		trap 'kill $$worker 2>/dev/null' EXIT; \
 		$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install chromium nginx promtool
+test: install services chromium nginx promtool
 	@$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
+
+# PostgreSQL and Redis at the local defaults: started when stopped, installed when missing and we
+# may; otherwise one line on what to run (.ci/services). A URL elsewhere is left alone.
+services:
+	@$(TEST_ENV) .ci/services
 
 # The admin's browser tests drive Debian's Chromium (a test tool's own browser download cannot
 # work offline). Installed when missing and we may; otherwise those tests fail saying so.

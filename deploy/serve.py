@@ -39,6 +39,9 @@ INSTALL_HINT = (
     "nginx is missing. Install Debian's package: sudo apt-get install nginx (make test does it "
     "when run as root), or point PETSTORE_NGINX at an nginx binary."
 )
+# How long start_front waits for gunicorn, then nginx, to answer: far more than an idle host
+# needs, so that a loaded one (the tests beside other work) still starts.
+STARTUP_SECONDS = 120
 
 
 def nginx_binary() -> str:
@@ -126,7 +129,7 @@ def start_front(
     workers: int | None = None,
     log_to_files: bool = True,
     gunicorn_args: Sequence[str] = (),
-    startup_seconds: float = 30,
+    startup_seconds: float = STARTUP_SECONDS,
 ) -> Front:
     """Start gunicorn on a unix socket in ``run_dir``, then nginx on ``listen`` in front of it.
 
@@ -184,7 +187,7 @@ def _start_nginx(
     startup_seconds: float,
 ) -> Front:
     socket_path, logs = run_dir / "gunicorn.sock", run_dir / "logs"
-    _wait(lambda: _accepts(socket_path), gunicorn, "gunicorn", startup_seconds)
+    _wait(lambda left: _accepts(socket_path), {"gunicorn": gunicorn}, "gunicorn", startup_seconds)
 
     if log_to_files:
         access_log, error_log = str(logs / "access.log"), str(logs / "error.log")
@@ -213,7 +216,12 @@ def _start_nginx(
     if log_to_files:
         front.log_files = [logs / name for name in ("access.log", "error.log", "gunicorn.log")]
     try:
-        _wait(lambda: _healthy(url), nginx_process, "nginx", startup_seconds)
+        _wait(
+            lambda left: _healthy(url, left),
+            {"nginx": nginx_process, "gunicorn": gunicorn},
+            "nginx",
+            startup_seconds,
+        )
     except BaseException:
         nginx_process.kill()
         nginx_process.wait()
@@ -232,22 +240,32 @@ def _accepts(path: Path) -> bool:
     return True
 
 
-def _healthy(url: str) -> bool:
+def _healthy(url: str, seconds: float) -> bool:
+    # The probe waits for its answer as long as the start may take: one given up on still
+    # reaches a worker, and on a slow start (workers booting, replaced after --max-requests)
+    # such probes can keep every new worker busy with requests nobody reads.
     try:
-        with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:  # noqa: S310
+        with urllib.request.urlopen(f"{url}/healthz", timeout=seconds) as response:  # noqa: S310
             return bool(response.status == 200)
     except (OSError, urllib.error.URLError):
         return False
 
 
 def _wait(
-    ready: Callable[[], bool], process: subprocess.Popen[bytes], name: str, seconds: float
+    ready: Callable[[float], bool],
+    processes: Mapping[str, subprocess.Popen[bytes]],
+    name: str,
+    seconds: float,
 ) -> None:
+    """Until ``ready`` (given the seconds left) is true, while every one of ``processes`` runs."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{name} exited with status {process.returncode} while starting")
-        if ready():
+    while (left := deadline - time.monotonic()) > 0:
+        for started, process in processes.items():
+            if process.poll() is not None:
+                raise RuntimeError(
+                    f"{started} exited with status {process.returncode} while starting"
+                )
+        if ready(left):
             return
         time.sleep(0.1)
     raise RuntimeError(f"{name} did not start within {seconds:.0f} s")

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from http import HTTPStatus
 from pathlib import Path
 
 from tests.network import free_port
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,11 +77,13 @@ def runserver(env: dict[str, str], key: str) -> Iterator[EmbeddedServer]:
     )
     try:
         server = EmbeddedServer(f"http://127.0.0.1:{port}", key)
-        deadline = time.monotonic() + 30
-        while not _answers(server):
-            if time.monotonic() > deadline:
-                raise AssertionError("runserver did not start")
-            time.sleep(0.2)
+        wait_until(
+            lambda: process.poll() is not None or _answers(server),
+            "runserver to answer /healthz",
+            every=0.2,
+        )
+        if process.poll() is not None:
+            raise AssertionError(f"runserver exited with status {process.returncode}")
         yield server
     finally:
         process.terminate()

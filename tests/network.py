@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import time
+
+from tests.waiting import wait_until
 
 
 def free_port() -> int:
@@ -19,9 +20,14 @@ def redis_server(port: int) -> subprocess.Popen[bytes]:
     command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
     command += ["--save", "", "--appendonly", "no"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-    for _ in range(50):
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return process
-        time.sleep(0.1)
-    raise RuntimeError("redis-server did not start")
+    try:
+        wait_until(lambda: _accepts(port), "redis-server to accept connections")
+    except AssertionError:
+        process.kill()
+        raise
+    return process
+
+
+def _accepts(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from http import HTTPStatus
 
@@ -10,6 +9,7 @@ import pytest
 
 from deploy.serve import Front
 from tests.front.conftest import assert_front_error, send_raw
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -28,7 +28,14 @@ def test_a_forgotten_colon_leaves_no_key_in_any_log(front: Front, make_key: Call
     assert well_sent is not None
     assert well_sent.status == HTTPStatus.OK
     assert_front_error(refused, 400, "malformed_request")
-    time.sleep(0.5)  # let the processes write their lines
+    # A process writes its line once it has answered: read the logs when they hold these
+    # requests' lines, known by their ids.
+    ids = [r.headers["x-request-id"].encode() for r in (forgotten, well_sent, refused) if r]
+    lines = {
+        "access.log": ids,
+        "gunicorn.log": [ids[1], b"Refused a malformed request: InvalidHeader"],
+    }
+    wait_until(lambda: _hold(front, lines), "the logs to hold these requests' lines")
     logs = sorted(path for path in (front.run_dir / "logs").iterdir() if path.is_file())
     assert {path.name for path in logs} >= {"access.log", "error.log", "gunicorn.log"}
     text = {path.name: path.read_bytes() for path in logs}
@@ -40,3 +47,12 @@ def test_a_forgotten_colon_leaves_no_key_in_any_log(front: Front, make_key: Call
     for name, content in text.items():
         assert key.encode() not in content, f"the key is in {name}"
         assert key[len("petstore_live_") :].encode() not in content, f"the key is in {name}"
+
+
+def _hold(front: Front, lines: dict[str, list[bytes]]) -> bool:
+    logs = front.run_dir / "logs"
+    for name, wanted in lines.items():
+        written = (logs / name).read_bytes() if (logs / name).exists() else b""
+        if not all(line in written for line in wanted):
+            return False
+    return True

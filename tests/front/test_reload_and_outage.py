@@ -5,7 +5,6 @@ from __future__ import annotations
 import http.client
 import signal
 import threading
-import time
 from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
@@ -13,12 +12,14 @@ from pathlib import Path
 import pytest
 
 from deploy.serve import Front
-from tests.front.conftest import assert_front_error, port_of, send_raw
+from tests.front.conftest import WORKERS, assert_front_error, port_of, send_raw
+from tests.waiting import READY_SECONDS, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 CLIENTS = 6
-SECONDS = 8
+# Requests answered before the reload, between the two signals, and after both.
+STRETCH = 40
 
 
 def _workers(front: Front) -> set[str]:
@@ -36,7 +37,9 @@ def test_a_sighup_reload_under_load_loses_no_request(
 
     def client() -> None:
         while not stop.is_set():
-            connection = http.client.HTTPConnection("127.0.0.1", port_of(own_front), timeout=15)
+            connection = http.client.HTTPConnection(
+                "127.0.0.1", port_of(own_front), timeout=READY_SECONDS
+            )
             try:
                 connection.request(
                     "GET", "/v1/categories", headers={"Authorization": f"Bearer {key}"}
@@ -49,18 +52,34 @@ def test_a_sighup_reload_under_load_loses_no_request(
             with lock:
                 statuses.append(outcome)
 
+    def answered(count: int) -> Callable[[], bool]:
+        def done() -> bool:
+            with lock:
+                return len(statuses) >= count
+
+        return done
+
+    def replaced() -> bool:
+        now = _workers(own_front)
+        return len(now) == WORKERS and not now & before
+
+    # Each step waits for requests to have gone through, not for a time: on a loaded machine
+    # the clients are slower, and the reload too.
     before = _workers(own_front)
     threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
     for thread in threads:
         thread.start()
-    time.sleep(SECONDS / 4)
-    own_front.gunicorn.send_signal(signal.SIGHUP)  # new workers, old ones finish and go
-    time.sleep(SECONDS / 4)
-    own_front.nginx.send_signal(signal.SIGHUP)  # nginx rereads its configuration
-    time.sleep(SECONDS / 2)
-    stop.set()
-    for thread in threads:
-        thread.join(timeout=30)
+    try:
+        wait_until(answered(STRETCH), "requests before the reload")
+        own_front.gunicorn.send_signal(signal.SIGHUP)  # new workers, old ones finish and go
+        wait_until(replaced, "gunicorn to replace its workers")
+        wait_until(answered(len(statuses) + STRETCH), "requests after gunicorn's reload")
+        own_front.nginx.send_signal(signal.SIGHUP)  # nginx rereads its configuration
+        wait_until(answered(len(statuses) + STRETCH), "requests after nginx's reload")
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=READY_SECONDS)
     after = _workers(own_front)
 
     print(

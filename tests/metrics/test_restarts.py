@@ -18,6 +18,7 @@ from deploy.serve import start_front
 from tests.metrics.test_stack import scrape, total
 from tests.network import free_port
 from tests.reliability.conftest import server_env
+from tests.waiting import READY_SECONDS
 
 REQUESTS = 100  # two workers, each replaced after 2: 50 replacements
 TOKEN = "operator-token-for-tests"
@@ -44,11 +45,12 @@ def test_fifty_worker_replacements_lose_no_count_and_leave_no_dead_files():
     try:
         # The front's own start-up probes were counted already.
         before = scrape(front, TOKEN)
+        # Every other request waits for a worker to boot: given the time a loaded host needs.
         for _ in range(REQUESTS):
-            with urllib.request.urlopen(front.url + "/healthz", timeout=30) as response:
+            with urllib.request.urlopen(front.url + "/healthz", timeout=READY_SECONDS) as response:
                 assert response.status == 200
         with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(front.url + "/metrics", timeout=10)
+            urllib.request.urlopen(front.url + "/metrics", timeout=READY_SECONDS)
         samples = scrape(front, TOKEN)
         live = {str(pid) for pid in _children(front.gunicorn.pid)}
         files = sorted(path.name for path in metrics_dir.glob("*.db"))

@@ -7,7 +7,6 @@ import json
 import re
 import shutil
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections import Counter
@@ -21,6 +20,7 @@ from deploy.metrics import VARIABLE, fresh
 from deploy.serve import Front, start_front
 from deploy.workers import start_workers, stop_workers
 from tests.network import free_port
+from tests.waiting import READY_SECONDS, wait_until
 from tests.webhooks.conftest import wait_for_a_worker, worker_env
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -35,7 +35,7 @@ def call(front: Front, method: str, path: str, key: str = "", body: dict | None 
         data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
     request = urllib.request.Request(front.url + path, data, headers, method=method)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=READY_SECONDS) as response:
             return int(response.status)
     except urllib.error.HTTPError as error:
         return int(error.code)
@@ -50,7 +50,7 @@ def scrape_url(url: str, token: str = "") -> dict[str, list[tuple[dict[str, str]
     """Every sample of a scrape of the server at ``url``, by sample name."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     request = urllib.request.Request(url + "/metrics", headers=headers)
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=READY_SECONDS) as response:
         text = response.read().decode()
     samples: dict[str, list[tuple[dict[str, str], float]]] = {}
     for family in text_string_to_metric_families(text):
@@ -112,12 +112,18 @@ def test_a_scrape_counts_every_request_its_outcome_and_the_webhooks(stack, make_
 
     receiver.answers.put(410)  # the first delivery fails, and disables its endpoint…
     subscribe_and_add_a_pet("Rex")
-    receiver.wait_for(lambda got: len(got) == 1, seconds=10)
+    receiver.wait_for(lambda got: len(got) == 1, seconds=READY_SECONDS)
     # …and the next, to an endpoint of its own, is delivered.
     subscribe_and_add_a_pet("Max")
-    receiver.wait_for(lambda got: len(got) == 2, seconds=10)
-    time.sleep(1)  # the worker records the attempt after the receiver has answered
+    receiver.wait_for(lambda got: len(got) == 2, seconds=READY_SECONDS)
 
+    # The worker records an attempt after the receiver has answered.
+    def both_recorded() -> bool:
+        scraped = scrape(stack)
+        results = ("delivered", "rejected")
+        return all(total(scraped, "petstore_webhook_attempts_total", result=r) for r in results)
+
+    wait_until(both_recorded, "both attempts recorded in the metrics")
     after = scrape(stack)
 
     assert ("pet-detail", "GET", "404") in made

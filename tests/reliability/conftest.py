@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import connection
 
 from tests.network import free_port
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -104,15 +105,27 @@ def start_instance(workers: int = 2) -> Instance:
         env=server_env(),
     )
     instance = Instance(f"http://127.0.0.1:{port}", process)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if instance.call("GET", "/healthz", timeout=1).status == 200:
-                return instance
-        except OSError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError("gunicorn did not start")
+    try:
+        wait_until(
+            lambda: process.poll() is not None or _answers(instance),
+            "gunicorn to answer /healthz",
+            every=0.2,
+        )
+    except AssertionError:
+        process.kill()
+        raise
+    if process.poll() is not None:
+        raise RuntimeError(f"gunicorn exited with status {process.returncode} while starting")
+    return instance
+
+
+def _answers(instance: Instance) -> bool:
+    # Once gunicorn listens, a probe waits in its queue for a worker to boot: given up on
+    # early, it would be sent again and again while the workers start.
+    try:
+        return instance.call("GET", "/healthz", timeout=30).status == 200
+    except OSError:
+        return False
 
 
 @pytest.fixture(scope="module")

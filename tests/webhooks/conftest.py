@@ -19,6 +19,7 @@ from standardwebhooks import Webhook
 from deploy.workers import start_workers, stop_workers
 from petstore.celery import app
 from tests.reliability.conftest import server_env
+from tests.waiting import READY_SECONDS
 
 
 @dataclass
@@ -52,11 +53,20 @@ class Receiver:
         webhook = Webhook(secret)
         return [webhook.verify(d.body, d.headers) for d in self.received]
 
-    def wait_for(self, done: Callable[[list[Delivered]], bool], seconds: float = 5.0) -> None:
+    def wait_for(
+        self,
+        done: Callable[[list[Delivered]], bool],
+        seconds: float = READY_SECONDS,
+        meanwhile: Callable[[], object] | None = None,
+    ) -> None:
+        """Until ``done`` holds for what was received, calling ``meanwhile`` (a supervisor's
+        check, say) at every look."""
         deadline = time.monotonic() + seconds
         while not done(list(self.received)):
             if time.monotonic() > deadline:
                 raise AssertionError(f"not received in {seconds} s: {len(self.received)} only")
+            if meanwhile is not None:
+                meanwhile()
             time.sleep(0.05)
 
 
@@ -140,7 +150,7 @@ def worker_env(**extra: str) -> dict[str, str]:
     }
 
 
-def wait_for_a_worker(seconds: float = 60.0) -> None:
+def wait_for_a_worker(seconds: float = READY_SECONDS) -> None:
     """Until a worker answers Celery's ping over the broker: started and consuming, its beat
     beside it. What follows is timed from a running worker, not from a starting one."""
     deadline = time.monotonic() + seconds

@@ -9,6 +9,7 @@ from http import HTTPStatus
 import pytest
 from standardwebhooks import Webhook
 
+from tests.waiting import READY_SECONDS
 from webhooks.models import Delivery, DeliveryState, Endpoint
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -55,7 +56,7 @@ def test_an_order_sends_its_own_events_and_only_to_its_account(
 
     order = post(client, mine, "/v1/store/orders", {"petId": pet.pk})
 
-    receiver.wait_for(lambda got: len(got) == 4, seconds=5)
+    receiver.wait_for(lambda got: len(got) == 4, seconds=READY_SECONDS)
     secrets = {
         "/hooks?me": my_endpoint,
         "/hooks?them": their_endpoint,
@@ -88,7 +89,7 @@ def test_a_failing_receiver_gets_the_same_event_until_it_succeeds(
 
     post(client, key, "/v1/pets", {"name": "Rex", "categoryId": dog.pk})
 
-    receiver.wait_for(lambda got: len(got) == 4, seconds=15)
+    receiver.wait_for(lambda got: len(got) == 4, seconds=READY_SECONDS)
     assert len({d.headers["webhook-id"] for d in receiver.received}) == 1
     delivery = _settled(Delivery.objects.get)
     assert delivery.state == DeliveryState.DELIVERED
@@ -102,7 +103,7 @@ def test_a_timeout_is_tried_again(client, make_key, dog, receiver, workers):
 
     post(client, key, "/v1/pets", {"name": "Rex", "categoryId": dog.pk})
 
-    receiver.wait_for(lambda got: len(got) == 2, seconds=15)
+    receiver.wait_for(lambda got: len(got) == 2, seconds=READY_SECONDS)
     delivery = _settled(Delivery.objects.get)
     assert delivery.state == DeliveryState.DELIVERED
     assert delivery.attempts == 2
@@ -115,7 +116,7 @@ def test_410_disables_the_endpoint(client, make_key, dog, receiver, workers):
 
     post(client, key, "/v1/pets", {"name": "Rex", "categoryId": dog.pk})
 
-    receiver.wait_for(lambda got: len(got) == 1, seconds=5)
+    receiver.wait_for(lambda got: len(got) == 1, seconds=READY_SECONDS)
     delivery = _settled(Delivery.objects.get)
     assert delivery.state == DeliveryState.FAILED
     assert Endpoint.objects.get().enabled is False
@@ -131,14 +132,14 @@ def test_a_redirect_is_a_failed_try_and_is_not_followed(client, make_key, dog, r
 
     post(client, key, "/v1/pets", {"name": "Rex", "categoryId": dog.pk})
 
-    receiver.wait_for(lambda got: len(got) == 2, seconds=10)
+    receiver.wait_for(lambda got: len(got) == 2, seconds=READY_SECONDS)
     first = Delivery.objects.get()
     assert first.attempts >= 1
     # The second request is the retry, to the endpoint itself, not to the Location.
     assert all(d.headers["Host"].startswith("127.0.0.1:") for d in receiver.received)
 
 
-def _settled(read, seconds: float = 5.0):
+def _settled(read, seconds: float = READY_SECONDS):
     """The delivery once its last attempt is recorded (the receiver answers before that)."""
     import time
 
@@ -158,7 +159,7 @@ def test_a_whole_failed_schedule_disables_the_endpoint(client, make_key, dog, re
 
     post(client, key, "/v1/pets", {"name": "Rex", "categoryId": dog.pk})
 
-    receiver.wait_for(lambda got: len(got) == 4, seconds=15)
+    receiver.wait_for(lambda got: len(got) == 4, seconds=READY_SECONDS)
     delivery = _settled(Delivery.objects.get)
     assert delivery.state == DeliveryState.FAILED
     assert delivery.attempts == 4

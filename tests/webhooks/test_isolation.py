@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from deploy.workers import start_workers, stop_workers
+from tests.waiting import READY_SECONDS
 from tests.webhooks.conftest import wait_for_a_worker, worker_env
 from webhooks.models import Delivery, DeliveryState, Endpoint
 
@@ -58,7 +59,7 @@ def test_a_hanging_receiver_holds_up_nobody_else(
         for n in range(ANIMALS):
             post(client, slow, "/v1/pets", {"name": f"Pet {n}", "categoryId": dog.pk})
 
-        receiver.wait_for(lambda got: len(got) >= 3 * ANIMALS, seconds=30)
+        receiver.wait_for(lambda got: len(got) >= 3 * ANIMALS, seconds=READY_SECONDS)
         late = [
             delivered.at - datetime.fromisoformat(delivered.event["createdAt"]).timestamp()
             for delivered in receiver.received
@@ -84,7 +85,7 @@ def test_a_receiver_failing_for_a_while_is_paused_then_sent_all_it_was_owed(
         post(client, key, "/v1/pets", {"name": f"Pet {n}", "categoryId": dog.pk})
 
     states = []
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + READY_SECONDS
     while time.monotonic() < deadline:
         (shown,) = client.get("/v1/webhook_endpoints", headers=_bearer(key)).json()
         states.append((shown["state"], shown["pausedUntil"]))

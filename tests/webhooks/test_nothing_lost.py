@@ -4,7 +4,6 @@ SIGKILLed once and the broker's Redis restarts once; the receiver still gets eve
 
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
@@ -15,6 +14,7 @@ from standardwebhooks import Webhook
 from deploy.workers import SupervisedWorkers
 from tests.network import free_port, redis_server
 from tests.reliability.conftest import start_instance
+from tests.waiting import READY_SECONDS
 from tests.webhooks.conftest import worker_env
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -42,26 +42,29 @@ def test_every_event_reaches_the_receiver_through_a_killed_worker_and_a_broker_r
 
         def add(n: int) -> int:
             body = {"name": f"Pet {n}", "categoryId": dog.pk}
-            return instance.call("POST", "/v1/pets", key, body, timeout=30).status
+            return instance.call("POST", "/v1/pets", key, body, timeout=READY_SECONDS).status
 
+        # Celery's worker sometimes exits on the broker's restart (kombu's Redis transport:
+        # "Unrecoverable error: AttributeError"), sooner or later: its supervisor looks all along,
+        # as make serve's does, and starts it again whenever it finds it gone.
+        supervise = workers.keep_running
         with ThreadPoolExecutor(max_workers=CLIENTS) as pool:
             added = pool.map(add, range(PETS))
-            receiver.wait_for(lambda got: len(got) >= 50, seconds=30)
+            receiver.wait_for(lambda got: len(got) >= 50, READY_SECONDS, supervise)
             workers.stop(kill=True)  # the worker and its beat, mid-delivery
             assert workers.keep_running()  # as make serve's supervision finds it, within 0.5 s
-            receiver.wait_for(lambda got: len(got) >= 300, seconds=60)
+            receiver.wait_for(lambda got: len(got) >= 300, READY_SECONDS, supervise)
             broker.terminate()
             broker.wait(timeout=10)
             broker = redis_server(broker_port)
-            # Celery's worker sometimes exits on the broker's restart (kombu's Redis transport:
-            # "Unrecoverable error: AttributeError"); its supervisor starts it again.
-            for _ in range(20):
-                workers.keep_running()
-                time.sleep(0.5)
             statuses = list(added)
         assert statuses == [HTTPStatus.CREATED] * PETS
 
-        receiver.wait_for(lambda got: len({d.headers["webhook-id"] for d in got}) >= PETS, 120)
+        receiver.wait_for(
+            lambda got: len({d.headers["webhook-id"] for d in got}) >= PETS,
+            READY_SECONDS,
+            supervise,
+        )
         webhook = Webhook(secret)
         delivered = {webhook.verify(d.body, d.headers)["id"] for d in receiver.received}
 
