@@ -59,6 +59,9 @@ class NewPetSerializer(StrictSerializer):
             ordered = {name: named[name] for name in [*declared, *named]}
             raise serializers.ValidationError(ordered) from None
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        return {"status": PetStatus.AVAILABLE, **attrs}
+
     def _category_id(self, data: Any) -> int | None:
         if not isinstance(data, dict) or "categoryId" not in data:
             return None
