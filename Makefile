@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} \
 # make run: the embedded set-up (SQLite, in-process cache, one process), whatever the shell has.
 RUN_ENV := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: install run serve test services chromium nginx promtool lint format bench clean
+.PHONY: install run serve test services chromium nginx promtool typescript lint format bench clean
 
 install: $(VENV)/.installed
 
@@ -43,7 +43,7 @@ run: install
 		trap 'kill $$worker 2>/dev/null' EXIT; \
 		$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install services chromium nginx promtool
+test: install services chromium nginx promtool typescript
 	@$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
 
 # PostgreSQL and Redis at the local defaults: started when stopped, installed when missing and we
@@ -89,6 +89,17 @@ promtool:
 		else \
 			echo "promtool is missing: the operator files' tests will fail. Install it: sudo apt-get install prometheus"; \
 		fi; }
+
+# The TypeScript contract test (tests/contract/test_typescript.py) compiles a partner's program with
+# openapi-typescript, openapi-fetch and tsc, at the versions tests/typescript's lock pins, from the
+# npm registry into .tools/. Without npm, that test fails saying so.
+TYPESCRIPT_TOOLS := .tools/typescript/node_modules/.installed
+typescript: $(TYPESCRIPT_TOOLS)
+
+$(TYPESCRIPT_TOOLS): tests/typescript/package.json tests/typescript/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm is missing: the TypeScript test will fail. Install Node.js 20 with npm."; exit 0; }; \
+		mkdir -p .tools/typescript && cp $^ .tools/typescript/ && \
+		npm ci --silent --no-audit --no-fund --prefix .tools/typescript && touch $@
 
 # make serve: the production stack in the foreground, nginx on $(SERVE_LISTEN) before gunicorn,
 # configured from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY required). Ctrl-C stops it.

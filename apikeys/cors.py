@@ -9,12 +9,12 @@ read nothing; admission has refused its request already.
 
 **Preflights carry no key** (browsers never send ``Authorization`` on them), so they cannot be
 answered per key. One from any origin is answered ``204`` allowing ``GET``/``HEAD`` with
-``Authorization`` (and ``X-Request-ID``): that lets the real request reach admission, which
-refuses it unless its key lists the page's origin, and answers CORS only then. Allowing the
-preflight gives nothing away: the API uses no cookies, so a request a browser sends on a page's
-behalf carries only what the page itself holds. Writes are not allowed this way (a publishable
-key cannot write), so a secret key pasted into a web page by mistake does not work there for
-writes either.
+``Authorization`` (and ``If-None-Match``, ``X-Request-ID``): that lets the real request reach
+admission, which refuses it unless its key lists the page's origin, and answers CORS only then.
+Allowing the preflight gives nothing away: the API uses no cookies, so a request a browser
+sends on a page's behalf carries only what the page itself holds. Writes are not allowed this
+way (a publishable key cannot write), so a secret key pasted into a web page by mistake does not
+work there for writes either.
 
 Written here rather than with django-cors-headers, which we used before: its origins are a
 setting, and a key's origins are known only once admission has read the key; and on every API
@@ -34,7 +34,7 @@ from apikeys.admission.result import admission_of
 from petstore.errors import is_api_path
 
 PREFLIGHT_METHODS = ("GET", "HEAD")
-PREFLIGHT_HEADERS = ("authorization", "x-request-id")
+PREFLIGHT_HEADERS = ("authorization", "if-none-match", "x-request-id")
 # The operator's origins may also write.
 OPERATOR_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "POST")
 PREFLIGHT_MAX_AGE = 600

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from django.db import transaction
 
 from apikeys.limiter import Decision, day_threshold_count
+from apikeys.serializers import UsageThresholdSerializer
 from events.models import Event
 from events.services import event_record
 from events.types import EventType
@@ -16,12 +17,13 @@ from events.types import EventType
 def usage_threshold(account_id: int, decision: Decision, per_day: int) -> Event:
     """The account's day window has just passed ``decision.day_threshold`` percent."""
     day = datetime.fromtimestamp(decision.now, UTC).date()
-    data = {
+    passed = {
         "window": "day",
         "percent": decision.day_threshold,
         "limit": per_day,
         "used": day_threshold_count(per_day, decision.day_threshold),
-        "date": day.isoformat(),
+        "date": day,
     }
+    data = dict(UsageThresholdSerializer(passed).data)
     with transaction.atomic():
         return event_record(EventType.USAGE_THRESHOLD, data, account_id=account_id)

@@ -6,20 +6,23 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apikeys.models.accounts import WINDOWS
+from apikeys.limiter.policy import DAY_THRESHOLDS
+from apikeys.models.accounts import WINDOWS, PlanCode
 from apikeys.usage import RETENTION_DAYS, UsageDay
 from petstore.serializers import QueryIntegerField, QuerySerializer
 
+# The windows' names, the choices of a window's ``name`` (``WindowName`` in the document).
+WINDOW_NAMES = [window.name for window in WINDOWS]
+
 
 class PlanSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="`free`, `pro`, `business` or `enterprise`.")
+    code = serializers.ChoiceField(choices=PlanCode.choices)
     name = serializers.CharField()
 
 
 class RateLimitWindowSerializer(serializers.Serializer):
-    name = serializers.CharField(
-        help_text=" or ".join(f"`{w.name}`" for w in WINDOWS)
-        + ": the window's name in the `RateLimit` headers."
+    name = serializers.ChoiceField(
+        choices=WINDOW_NAMES, help_text="The window's name in the `RateLimit` headers."
     )
     limit = serializers.IntegerField(help_text="Requests the window admits.")
     used = serializers.IntegerField(help_text="Requests it has admitted so far.")
@@ -89,3 +92,22 @@ class UsageDaySerializer(serializers.Serializer):
             "perMinute": instance.per_minute,
             "perDay": instance.per_day,
         }
+
+
+class UsageThresholdSerializer(serializers.Serializer):
+    """The account's day window, just past a share of its limit."""
+
+    window = serializers.ChoiceField(
+        choices=WINDOW_NAMES, read_only=True, help_text="The window it passed: `day`."
+    )
+    percent = serializers.IntegerField(
+        read_only=True,
+        help_text="The share of the limit passed, in percent: "
+        + " or ".join(str(percent) for percent in DAY_THRESHOLDS)
+        + ".",
+    )
+    limit = serializers.IntegerField(read_only=True, help_text="Requests the window admits.")
+    used = serializers.IntegerField(
+        read_only=True, help_text="Requests it had admitted when the share was passed."
+    )
+    date = serializers.DateField(read_only=True, help_text="The UTC day.")

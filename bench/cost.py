@@ -48,6 +48,9 @@ WHOLE = "list: the whole request"
 OPEN = "list: keys + limits off"
 BARE_ROUND_TRIP = "list: off, one bare Redis round trip"
 LOG_OFF = "list: request log off"
+NOT_MODIFIED = "list: 304 to If-None-Match"
+# Set in a case's environment: its requests carry the ETag of the first answer.
+CONDITIONAL = "BENCH_IF_NONE_MATCH"
 CROWD = 2_000  # keys in rotation: more than the counter names' cache holds
 IN_ROTATION = f"list: {CROWD:,} keys in rotation"
 EACH_BY_RECORD = f"list: {CROWD:,} keys, each by its record"
@@ -62,6 +65,7 @@ CASES: list[tuple[str, str, str, dict[str, str], str]] = [
     (OPEN, STACK, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}, ONE),
     (BARE_ROUND_TRIP, BARE, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}, ONE),
     (LOG_OFF, STACK, LIST, {"REQUEST_LOG": "0"}, ONE),
+    (NOT_MODIFIED, STACK, LIST, {CONDITIONAL: "1"}, ONE),
     ("list: the floor", FLOOR, LIST, {}, ONE),
     (IN_ROTATION, STACK, LIST, {}, ROTATION),
     (EACH_BY_RECORD, STACK, LIST, {}, BY_RECORD),
@@ -100,9 +104,11 @@ def serve(app_path: str, request: str, keys_file: str, keys: str, count: int) ->
     if body:
         environ_base.update(CONTENT_TYPE="application/json", CONTENT_LENGTH=str(len(body)))
     statuses = set()
+    etags: list[str] = []
 
     def start_response(status: str, headers: list[tuple[str, str]], *_: Any) -> None:
         statuses.add(status)
+        etags.extend(value for name, value in headers if name == "ETag")
 
     def send(key: str) -> None:
         environ = {
@@ -116,6 +122,10 @@ def serve(app_path: str, request: str, keys_file: str, keys: str, count: int) ->
             answer.close()
 
     pool = Path(keys_file).read_text().split()
+    if os.environ.get(CONDITIONAL):
+        send(pool[0])
+        environ_base["HTTP_IF_NONE_MATCH"] = etags[0]
+        statuses.clear()
     by_record = keys == BY_RECORD
     if by_record:
         from apikeys.keyring import keyring
@@ -135,6 +145,8 @@ def serve(app_path: str, request: str, keys_file: str, keys: str, count: int) ->
         send(key)
     _instrument("off")
     expected = {"201 Created"} if method == "POST" else {"200 OK"}
+    if os.environ.get(CONDITIONAL):
+        expected = {"304 Not Modified"}
     if statuses != expected:
         raise SystemExit(f"{app_path} {request} answered {statuses}")
 
@@ -232,6 +244,7 @@ def main() -> None:
     print(f"{'list: keys + limits (whole less off)':40} {whole - off:>12,}")
     print(f"{'list: of which the bare round trip':40} {costs[BARE_ROUND_TRIP] - off:>12,}")
     print(f"{'list: the request log (whole less off)':40} {whole - costs[LOG_OFF]:>12,}")
+    print(f"{'list: a 304 as a share of the 200':40} {costs[NOT_MODIFIED] / whole:>12.0%}")
     print(f"{'list: a key in rotation less the one key':40} {costs[IN_ROTATION] - whole:>12,}")
     print(f"{'list: a key by its record less the one':40} {costs[EACH_BY_RECORD] - whole:>12,}")
 

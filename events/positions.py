@@ -17,6 +17,8 @@ from functools import cache
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from events.models import Event
+from events.selectors import own_version
+from petstore.conditional import changed
 from petstore.metrics import EVENTS
 
 # Events placed per pass, at most.
@@ -33,7 +35,11 @@ def place_committed() -> int:
     with connection.cursor() as cursor:
         postgresql = connection.vendor == "postgresql"
         cursor.execute(_place_sql(connection.vendor), [_TURN, BATCH] if postgresql else [])
-        placed = Counter(kind for (kind,) in cursor.fetchall())
+        rows = cursor.fetchall()
+    placed = Counter(kind for kind, _ in rows)
+    # Newly listed: a pass that another pass had to wait for may place an event after a
+    # request has read its feed's version (petstore.conditional).
+    changed(*{own_version(account_id) for _, account_id in rows})
     for kind, count in placed.items():
         EVENTS.labels(kind).inc(count)
     return placed.total()
@@ -44,7 +50,10 @@ def _place_sql(vendor: str) -> str:
     table = Event._meta.db_table
     if vendor != "postgresql":
         # SQLite commits one writer at a time, in id order: an event's id is its position.
-        return f"UPDATE {table} SET position = id WHERE position IS NULL RETURNING type"  # noqa: S608
+        return (
+            f"UPDATE {table} SET position = id WHERE position IS NULL "  # noqa: S608
+            "RETURNING type, account_id"
+        )
     # One statement, so one round trip and its own transaction. The turn is taken before any
     # position is drawn and held until the pass commits; the UPDATE checks again that a row is
     # still unplaced, for a row the previous pass placed after this statement's snapshot.
@@ -55,5 +64,6 @@ def _place_sql(vendor: str) -> str:
         f"    SELECT id FROM {table} WHERE position IS NULL AND (SELECT ours FROM turn)"
         "     ORDER BY id LIMIT %s) AS waiting) "
         f"UPDATE {table} SET position = placed.position FROM placed "
-        f"WHERE {table}.id = placed.id AND {table}.position IS NULL RETURNING {table}.type"
+        f"WHERE {table}.id = placed.id AND {table}.position IS NULL "
+        f"RETURNING {table}.type, {table}.account_id"
     )

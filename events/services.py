@@ -10,10 +10,14 @@ from typing import Any
 from django.db import transaction
 
 from events.models import Event
+from events.selectors import own_version
+from petstore.conditional import changed
 
 
 def event_record(kind: str, data: dict[str, Any], *, account_id: int | None = None) -> Event:
     """Write an event; in a transaction, so that it stands or falls with its change."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("an event is written in its change's transaction")
+    # Listed once placed (events.positions), which the feed does when its tag has changed.
+    changed(own_version(account_id))
     return Event.objects.create(type=kind, data=data, account_id=account_id)

@@ -1,5 +1,5 @@
-"""The kinds of event, and who may see each: one table, which recording, the feed, webhooks'
-subscriptions and the OpenAPI document read."""
+"""The kinds of event, who may see each and the serializer of its ``data``: one table, which
+recording, the feed, webhooks' subscriptions and the OpenAPI document read."""
 
 from __future__ import annotations
 
@@ -24,21 +24,26 @@ class EventType(models.TextChoices):
 class Audience(NamedTuple):
     scope: str | None  # the scope a key needs to see it (None: any secret key of the account)
     shared: bool  # every account's (the event has no account), or the account's own
-    data: str  # what its ``data`` holds, as the OpenAPI document says
+    # The serializer its ``data`` is shaped by, as a dotted path: the apps that write events
+    # depend on this one, not the other way round (the OpenAPI document resolves it).
+    data: str
 
 
-_PET = "a Pet"
-_ORDER = "an Order"
+_ORDER = "store.serializers.OrderSerializer"
 AUDIENCE: dict[str, Audience] = {
-    EventType.PET_CREATED: Audience(Scope.PETS_READ, True, _PET),
-    EventType.PET_STATUS_CHANGED: Audience(Scope.PETS_READ, True, f"{_PET}, with `previousStatus`"),
-    EventType.CATEGORY_CREATED: Audience(Scope.PETS_READ, True, "a Category"),
+    EventType.PET_CREATED: Audience(Scope.PETS_READ, True, "pets.serializers.PetSerializer"),
+    EventType.PET_STATUS_CHANGED: Audience(
+        Scope.PETS_READ, True, "pets.serializers.PetStatusChangeSerializer"
+    ),
+    EventType.CATEGORY_CREATED: Audience(
+        Scope.PETS_READ, True, "pets.serializers.CategorySerializer"
+    ),
     EventType.ORDER_PLACED: Audience(Scope.ORDERS_READ, False, _ORDER),
     EventType.ORDER_APPROVED: Audience(Scope.ORDERS_READ, False, _ORDER),
     EventType.ORDER_DELIVERED: Audience(Scope.ORDERS_READ, False, _ORDER),
     EventType.ORDER_CANCELLED: Audience(Scope.ORDERS_READ, False, _ORDER),
     EventType.USAGE_THRESHOLD: Audience(
-        None, False, "`window`, `percent`, `limit`, `used` and the UTC `date`"
+        None, False, "apikeys.serializers.UsageThresholdSerializer"
     ),
 }
 EVENT_TYPES: tuple[str, ...] = tuple(EventType.values)

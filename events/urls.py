@@ -1,7 +1,8 @@
 from django.urls import path
 
 from events.views import EventViewSet
+from petstore.conditional import conditional
 
 urlpatterns = [
-    path("events", EventViewSet.as_view({"get": "list"}), name="event-list"),
+    path("events", conditional(EventViewSet.as_view({"get": "list"})), name="event-list"),
 ]

@@ -3,18 +3,36 @@ from __future__ import annotations
 from typing import cast
 
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import viewsets
 from rest_framework.request import Request
 
 from events import positions, selectors
-from events.serializers import EventListQuery, EventSerializer
-from events.types import visible_types
-from petstore import pagination
-from petstore.callers import caller
+from events.serializers import EventListQuery, EventSerializer, event_schema
+from events.types import EVENT_TYPES, visible_types
+from petstore import conditional, pagination
+from petstore.callers import Caller, caller
 from petstore.openapi import error_responses, response_headers
 from petstore.pagination import KeysetPagination
 from petstore.scopes import Scope
+
+# The query's ``type`` as a generator types it: an array of EventType written comma-separated,
+# which EventListQuery parses.
+TYPES_PARAMETER = OpenApiParameter(
+    "type",
+    {
+        "type": "array",
+        "items": {"$ref": "#/components/schemas/EventType"},
+        "minItems": 1,
+        "maxItems": len(EVENT_TYPES),
+        "uniqueItems": True,
+    },
+    OpenApiParameter.QUERY,
+    style="form",
+    explode=False,
+    description="Only events of this type, or of any of these (comma-separated).",
+)
 
 
 @extend_schema(tags=["events"])
@@ -25,16 +43,30 @@ class EventViewSet(viewsets.GenericViewSet):
     serializer_class = EventSerializer
     required_scopes = {"list": Scope.EVENTS_READ}
 
+    @staticmethod
+    def versions(action: str, caller: Caller) -> conditional.Validators:
+        """The events every account sees and the caller's own, from the hour they are kept
+        from (``selectors.kept_since``); the key's scopes are in every tag already."""
+        hour = selectors.kept_since(timezone.now()).isoformat()
+        own = selectors.own_version(caller.account_id)
+        return conditional.Validators((selectors.SHARED_VERSION, own), (hour,))
+
     @extend_schema(
         operation_id="listEvents",
         summary="List events",
-        description="Animals added and moved (every account's), and the calling account's "
-        "orders moving and its day window passing 80 % and 100 %, as far as the key's scopes "
-        "allow, oldest first, kept 30 days. Follow the `Link` header, also from the last page "
-        "later on: no event is missed or repeated.",
-        parameters=[EventListQuery, *response_headers("Link", on=(200,))],
+        description="The events the calling key may see, oldest first, kept 30 days: each "
+        "type's schema in `Event` says whose events they are and which keys see them. Follow "
+        "the `Link` header, also from the last page later on: no event is missed or repeated.",
+        # TYPES_PARAMETER replaces the query's own `type`, a string to DRF.
+        parameters=[
+            EventListQuery,
+            TYPES_PARAMETER,
+            *response_headers("Link", on=(200,)),
+            *conditional.PARAMETERS,
+        ],
         responses={
-            200: OpenApiResponse(EventSerializer(many=True), "A page of events."),
+            200: OpenApiResponse(event_schema(many=True), "A page of events."),
+            **conditional.RESPONSES,
             **error_responses(400),
         },
     )

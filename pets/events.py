@@ -1,5 +1,6 @@
 """The events the animals and their categories write, each by one function here, in the
-change's transaction (``events.services.event_record``): every account's, with ``pets:read``."""
+change's transaction (``events.services.event_record``): every account's, with ``pets:read``.
+Each ``data`` has the shape of the serializer the event table names (``events.types``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ def pet_created(pet: Pet) -> Event:
 
 
 def pet_status_changed(pet: Pet, previous: str) -> Event:
+    # PetStatusChangeSerializer's shape, from the prepared Pet the API itself shows.
     return event_record(EventType.PET_STATUS_CHANGED, PET.of(pet) | {"previousStatus": previous})
 
 

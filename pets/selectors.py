@@ -11,6 +11,9 @@ from pets.serializers import PetSerializer
 from petstore.prepared import PreparedQuery, Shape
 
 PET = Shape(PetSerializer)
+# The versions of what the API shows of animals and of categories (petstore.conditional).
+PETS_VERSION = "pets"
+CATEGORIES_VERSION = "categories"
 # Stand-ins (petstore.prepared): values no request sends.
 _NO_ID = -1
 _NO_STATUS = "\0status"

@@ -121,3 +121,14 @@ class NewCategorySerializer(StrictSerializer):
         max_length=2000,
         help_text="A short description of the category; empty when omitted.",
     )
+
+
+class PetStatusChangeSerializer(PetSerializer):
+    """An animal whose status has just changed, with the status it had before."""
+
+    previousStatus = serializers.ChoiceField(
+        source="previous_status",
+        choices=PetStatus.choices,
+        read_only=True,
+        help_text="The status it had before.",
+    )

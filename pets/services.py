@@ -9,11 +9,13 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from events.models import Event, new_event_id
+from events.selectors import SHARED_VERSION
 from events.types import EventType
 from pets import events
 from pets.models import Category, Pet, PetStatus, can_change_status
-from pets.selectors import PET
+from pets.selectors import PET, PETS_VERSION
 from pets.serializers import no_category
+from petstore.conditional import changed
 from petstore.exceptions import Conflict, InvalidReference
 
 
@@ -34,10 +36,13 @@ def pet_create(*, name: str, category_id: int, status: str = PetStatus.AVAILABLE
         data = orjson.dumps(PET.of(pet)).decode()
         event = [new_event_id(), EventType.PET_CREATED.value, data, values[2]]
         pet.id = _insert(connection, [*values, *event])
+        # Written by SQL of our own, which sends no signal (pets.signals).
+        changed(PETS_VERSION, SHARED_VERSION)
     else:
         with transaction.atomic():
             pet.id = _insert(connection, values)
             events.pet_created(pet)
+            changed(PETS_VERSION)
     return pet
 
 

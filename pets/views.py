@@ -19,7 +19,8 @@ from pets.serializers import (
     PetListQuery,
     PetSerializer,
 )
-from petstore import pagination
+from petstore import conditional, pagination
+from petstore.callers import Caller
 from petstore.errors import Gone
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.openapi import error_responses, response_headers
@@ -62,9 +63,10 @@ class PetViewSet(viewsets.GenericViewSet):
         description="Animals in id order, `limit` at a time, of the `status`, categories and "
         "`name` asked for (all of them). When more follow, the `Link` header has the next "
         'page\'s URL (`rel="next"`), with the same filters.',
-        parameters=[PetListFilter, *response_headers("Link", on=(200,))],
+        parameters=[PetListFilter, *response_headers("Link", on=(200,)), *conditional.PARAMETERS],
         responses={
             200: OpenApiResponse(PetSerializer(many=True), "A page of animals."),
+            **conditional.RESPONSES,
             **error_responses(400),
         },
     )
@@ -76,7 +78,7 @@ class PetViewSet(viewsets.GenericViewSet):
             after=wanted.after,
             limit=wanted.limit + 1,
             status=query.get("status"),
-            category_ids=query.get("categoryId", ()),
+            category_ids=tuple(query.get("categoryId", ())),
             name=query.get("name"),
         )
         return pagination.page_response(request, wanted, pets)
@@ -113,10 +115,17 @@ class PetViewSet(viewsets.GenericViewSet):
         deprecated=True,
         parameters=[
             PET_ID,
-            *response_headers("Deprecation", "Sunset"),
+            # On the view's own answers: a 429 (the limiter's) or a 404 for an id out of range
+            # (the router's) never reach it.
+            *response_headers("Deprecation", "Sunset", on=(200, 410)),
             *response_headers("Link", on=(200,)),
+            *conditional.PARAMETERS,
         ],
-        responses={200: OpenApiResponse(PetSerializer, "The animal."), **error_responses(404, 410)},
+        responses={
+            200: OpenApiResponse(PetSerializer, "The animal."),
+            **conditional.RESPONSES,
+            **error_responses(404, 410),
+        },
     )
     def retrieve(self, request: Request, petId: int) -> HttpResponse:
         if timezone.now() >= settings.PETSTORE_GETPET_SUNSET_AT:
@@ -125,6 +134,13 @@ class PetViewSet(viewsets.GenericViewSet):
         if pet is None:
             raise Http404
         return JsonAnswer(pet)
+
+    @staticmethod
+    def versions(action: str, caller: Caller) -> conditional.Validators | None:
+        """What the answers of its GETs show (petstore.conditional)."""
+        if action == "retrieve" and timezone.now() >= settings.PETSTORE_GETPET_SUNSET_AT:
+            return None  # the view answers 410
+        return conditional.Validators((selectors.PETS_VERSION,))
 
     def finalize_response(  # type: ignore[override]  # DRF's stubs say Response; any answer comes
         self, request: Request, response: HttpResponse, *args: Any, **kwargs: Any
@@ -146,11 +162,18 @@ class CategoryViewSet(viewsets.GenericViewSet):
         "create": Scope.CATEGORIES_WRITE,
     }
 
+    @staticmethod
+    def versions(action: str, caller: Caller) -> conditional.Validators:
+        """What the answers of its GETs show (petstore.conditional)."""
+        return conditional.Validators((selectors.CATEGORIES_VERSION,))
+
     @extend_schema(
         operation_id="listCategories",
         summary="List categories",
+        parameters=conditional.PARAMETERS,
         responses={
             200: OpenApiResponse(CategorySerializer(many=True), "Every category."),
+            **conditional.RESPONSES,
             **error_responses(),
         },
     )
@@ -187,9 +210,10 @@ class CategoryViewSet(viewsets.GenericViewSet):
     @extend_schema(
         operation_id="getCategory",
         summary="Get a category",
-        parameters=[CATEGORY_ID],
+        parameters=[CATEGORY_ID, *conditional.PARAMETERS],
         responses={
             200: OpenApiResponse(CategorySerializer, "The category."),
+            **conditional.RESPONSES,
             **error_responses(404),
         },
     )

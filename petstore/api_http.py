@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 
-from petstore.errors import error_response, is_api_path
+from petstore.errors import ErrorCode, error_response, is_api_path
 
 
 class ApiHttpMiddleware:
@@ -34,13 +34,13 @@ def refusal(request: HttpRequest) -> HttpResponse | None:
         request.get_host()
     except DisallowedHost:
         return error_response(
-            400, "malformed_request", "The Host header names no host this service serves."
+            400, ErrorCode.MALFORMED_REQUEST, "The Host header names no host this service serves."
         )
     fields = request.META.get("QUERY_STRING", "").count("&") + 1
     if fields > settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:
         # Django would refuse them only when a view reads them; refused here for every path,
         # the public schema included.
         return error_response(
-            400, "malformed_request", "The request has too many query parameters."
+            400, ErrorCode.MALFORMED_REQUEST, "The request has too many query parameters."
         )
     return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Protocol, cast
 
+from django.http import HttpRequest
 from rest_framework import exceptions
 from rest_framework.request import Request
 
@@ -27,3 +28,12 @@ def caller(request: Request) -> Caller:
     if request.auth is None:
         raise exceptions.NotAuthenticated()
     return cast(Caller, request.auth)
+
+
+def admitted_caller(request: HttpRequest) -> Caller | None:
+    """The valid key admission found for ``request`` before DRF authenticates it (its
+    ``admission``), or None: no key, a refused one, or no admission (not under /v1)."""
+    admission = getattr(request, "admission", None)
+    if admission is None or admission.error is not None:
+        return None
+    return cast(Caller | None, admission.key)

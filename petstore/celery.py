@@ -129,7 +129,7 @@ def _scrape(environ: dict[str, Any], start_response: Respond) -> Iterable[bytes]
     503 with the Error body saying why they cannot be exact."""
     from prometheus_client import CollectorRegistry, make_wsgi_app, multiprocess, values
 
-    from petstore.errors import error_body
+    from petstore.errors import ErrorCode, error_body
 
     directory = os.environ.get(VARIABLE, "")
     if not directory or values.ValueClass is values.MutexValue:
@@ -138,7 +138,7 @@ def _scrape(environ: dict[str, Any], start_response: Respond) -> Iterable[bytes]
             f"{VARIABLE}, so its processes count in their own memory, which no scrape reads."
         )
         start_response("503 Service Unavailable", [("Content-Type", "application/json")])
-        return [json.dumps(error_body(503, "service_unavailable", why)).encode()]
+        return [json.dumps(error_body(503, ErrorCode.SERVICE_UNAVAILABLE, why)).encode()]
     registry = CollectorRegistry()
     multiprocess.MultiProcessCollector(registry)
     with held_still(Path(directory)):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from enum import StrEnum
 from http import HTTPStatus
 from typing import Any
 
@@ -49,59 +50,92 @@ def answers_with_error_body(path: str) -> bool:
     return not path.startswith(ADMIN_PREFIX)
 
 
+class ErrorCode(StrEnum):
+    """Every ``code`` an Error body carries, whoever answers: the service, and in front of it
+    gunicorn's worker (``deploy/worker.py``) and nginx (``deploy/nginx.conf``), which write
+    theirs as text; ``tests/petstore/test_error_codes.py`` holds them all to this list."""
+
+    VALIDATION_ERROR = "validation_error"
+    MALFORMED_REQUEST = "malformed_request"
+    UNAUTHORIZED = "unauthorized"
+    FORBIDDEN = "forbidden"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    GONE = "gone"
+    PAYLOAD_TOO_LARGE = "payload_too_large"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    CONFLICT = "conflict"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    RATE_LIMITED = "rate_limited"
+    TEMPORARILY_BANNED = "temporarily_banned"
+    INTERNAL_ERROR = "internal_error"
+    SERVICE_UNAVAILABLE = "service_unavailable"
+    BAD_REQUEST = "bad_request"
+    # What the front ends refuse before the service reads a request, or send in its place.
+    REQUEST_TIMEOUT = "request_timeout"
+    LENGTH_REQUIRED = "length_required"
+    URI_TOO_LONG = "uri_too_long"
+    EXPECTATION_FAILED = "expectation_failed"
+    HEADER_TOO_LARGE = "header_too_large"
+    NOT_IMPLEMENTED = "not_implemented"
+    BAD_GATEWAY = "bad_gateway"
+    GATEWAY_TIMEOUT = "gateway_timeout"
+    HTTP_VERSION_NOT_SUPPORTED = "http_version_not_supported"
+
+
 class MalformedRequest(exceptions.APIException):
     status_code = HTTPStatus.BAD_REQUEST
-    default_code = "malformed_request"
+    default_code = ErrorCode.MALFORMED_REQUEST
     default_detail = "The request body must be a JSON object."
 
 
 class _ConflictError(exceptions.APIException):
     status_code = HTTPStatus.CONFLICT
-    default_code = "conflict"
+    default_code = ErrorCode.CONFLICT
 
 
 class Gone(exceptions.APIException):
     status_code = HTTPStatus.GONE
-    default_code = "gone"
+    default_code = ErrorCode.GONE
     default_detail = "This operation has been removed."
 
 
 class PayloadTooLarge(exceptions.APIException):
     status_code = HTTPStatus.REQUEST_ENTITY_TOO_LARGE
-    default_code = "payload_too_large"
+    default_code = ErrorCode.PAYLOAD_TOO_LARGE
     default_detail = "The request body is too large."
 
 
 class ServiceUnavailable(exceptions.APIException):
     status_code = HTTPStatus.SERVICE_UNAVAILABLE
-    default_code = "service_unavailable"
+    default_code = ErrorCode.SERVICE_UNAVAILABLE
     default_detail = "The service cannot reach its database; try again shortly."
 
 
 # DRF's own exceptions, named the way our contract names them.
-_CODES: list[tuple[type[exceptions.APIException], str]] = [
-    (exceptions.ValidationError, "validation_error"),
-    (exceptions.ParseError, "malformed_request"),
-    (exceptions.NotAuthenticated, "unauthorized"),
-    (exceptions.AuthenticationFailed, "unauthorized"),
-    (exceptions.PermissionDenied, "forbidden"),
-    (exceptions.NotFound, "not_found"),
-    (exceptions.MethodNotAllowed, "method_not_allowed"),
-    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
-    (exceptions.Throttled, "rate_limited"),
+_CODES: list[tuple[type[exceptions.APIException], ErrorCode]] = [
+    (exceptions.ValidationError, ErrorCode.VALIDATION_ERROR),
+    (exceptions.ParseError, ErrorCode.MALFORMED_REQUEST),
+    (exceptions.NotAuthenticated, ErrorCode.UNAUTHORIZED),
+    (exceptions.AuthenticationFailed, ErrorCode.UNAUTHORIZED),
+    (exceptions.PermissionDenied, ErrorCode.FORBIDDEN),
+    (exceptions.NotFound, ErrorCode.NOT_FOUND),
+    (exceptions.MethodNotAllowed, ErrorCode.METHOD_NOT_ALLOWED),
+    (exceptions.UnsupportedMediaType, ErrorCode.UNSUPPORTED_MEDIA_TYPE),
+    (exceptions.Throttled, ErrorCode.RATE_LIMITED),
 ]
 
 # For error responses built by Django rather than by us.
 _CODE_BY_STATUS = {
-    400: "malformed_request",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "payload_too_large",
-    415: "unsupported_media_type",
-    500: "internal_error",
-    503: "service_unavailable",
+    400: ErrorCode.MALFORMED_REQUEST,
+    401: ErrorCode.UNAUTHORIZED,
+    403: ErrorCode.FORBIDDEN,
+    404: ErrorCode.NOT_FOUND,
+    405: ErrorCode.METHOD_NOT_ALLOWED,
+    413: ErrorCode.PAYLOAD_TOO_LARGE,
+    415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    500: ErrorCode.INTERNAL_ERROR,
+    503: ErrorCode.SERVICE_UNAVAILABLE,
 }
 
 _MESSAGES = {
@@ -113,7 +147,7 @@ _MESSAGES = {
 
 
 def error_body(
-    status: int, code: str, message: str, errors: dict[str, list[str]] | None = None
+    status: int, code: ErrorCode, message: str, errors: dict[str, list[str]] | None = None
 ) -> dict[str, Any]:
     body: dict[str, Any] = {"code": code, "message": message, "status": status}
     if errors:
@@ -122,7 +156,7 @@ def error_body(
 
 
 def error_response(
-    status: int, code: str, message: str, headers: dict[str, str] | None = None
+    status: int, code: ErrorCode, message: str, headers: dict[str, str] | None = None
 ) -> JsonResponse:
     """An Error body outside DRF (middleware, plain Django views)."""
     response = JsonResponse(
@@ -153,11 +187,21 @@ def _validation_message(errors: dict[str, list[str]]) -> str:
     return "Invalid fields: " + ", ".join(f"`{f}`" for f in fields) + "."
 
 
-def _code_for(exc: exceptions.APIException) -> str:
+def _code_for(exc: exceptions.APIException) -> ErrorCode:
     for cls, code in _CODES:
         if isinstance(exc, cls):
             return code
-    return str(exc.default_code)
+    try:
+        return ErrorCode(exc.default_code)
+    except ValueError:
+        # A code of DRF's that the contract does not name (``not_acceptable``): its status's.
+        return _code_for_status(exc.status_code)
+
+
+def _code_for_status(status: int) -> ErrorCode:
+    """The code of an error answered with only a status to go by."""
+    default = ErrorCode.INTERNAL_ERROR if status >= 500 else ErrorCode.BAD_REQUEST
+    return _CODE_BY_STATUS.get(status, default)
 
 
 def _message_for(exc: exceptions.APIException) -> str:
@@ -173,10 +217,14 @@ def internal_error_body(request: HttpRequest | None, exc: BaseException) -> tupl
     if isinstance(exc, OperationalError | InterfaceError):
         DATABASE_FAILURES.inc()
         logger.error("database unavailable [request %s]: %s", _request_id(request), exc)
-        status, code, message = 503, "service_unavailable", str(ServiceUnavailable.default_detail)
+        status, code, message = (
+            503,
+            ErrorCode.SERVICE_UNAVAILABLE,
+            str(ServiceUnavailable.default_detail),
+        )
     else:
         logger.error("unhandled exception [request %s]", _request_id(request), exc_info=exc)
-        status, code = 500, "internal_error"
+        status, code = 500, ErrorCode.INTERNAL_ERROR
         message = f"Something went wrong on our side (request {_request_id(request)})."
     return status, error_body(status, code, message)
 
@@ -210,7 +258,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     status = exc.status_code
     if isinstance(exc, exceptions.ValidationError):
         errors = _field_errors(exc.detail)
-        body = error_body(status, "validation_error", _validation_message(errors), errors)
+        body = error_body(status, ErrorCode.VALIDATION_ERROR, _validation_message(errors), errors)
     else:
         body = error_body(status, _code_for(exc), _message_for(exc))
     return Response(body, status=status, headers=headers)
@@ -256,7 +304,7 @@ class ApiErrorMiddleware:
         if response.get("Content-Type", "").startswith("application/json"):
             return response
         status = response.status_code
-        code = _CODE_BY_STATUS.get(status, "internal_error" if status >= 500 else "bad_request")
+        code = _code_for_status(status)
         message = {
             404: "No such resource or path.",
             500: "Something went wrong on our side.",

@@ -28,6 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from petstore.errors import ErrorCode
 from petstore.exceptions import Conflict
 from petstore.models import IdempotencyRecord
 from petstore.parsers import json_object
@@ -49,7 +50,7 @@ IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
 
 class IdempotencyKeyReused(exceptions.APIException):
     status_code = HTTPStatus.UNPROCESSABLE_ENTITY
-    default_code = "idempotency_key_reused"
+    default_code = ErrorCode.IDEMPOTENCY_KEY_REUSED
     default_detail = "This Idempotency-Key was used with a different request body."
 
 

@@ -14,6 +14,8 @@ from drf_spectacular.views import SpectacularJSONAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from petstore.errors import ErrorCode
+
 
 class OpenApiView(SpectacularJSONAPIView):
     """``GET /v1/openapi.json``. The document takes no parameters: drf-spectacular's view would
@@ -45,7 +47,7 @@ ERROR_SCHEMA = {
     "type": "object",
     "required": ["code", "message", "status"],
     "properties": {
-        "code": {"type": "string", "description": "A machine-readable error code."},
+        "code": {"$ref": "#/components/schemas/ErrorCode"},
         "message": {"type": "string", "description": "A human-readable description."},
         "status": {"type": "integer", "description": "The HTTP status code."},
         "errors": {
@@ -54,6 +56,12 @@ ERROR_SCHEMA = {
             "additionalProperties": {"type": "array", "items": {"type": "string"}},
         },
     },
+}
+
+ERROR_CODE_SCHEMA = {
+    "type": "string",
+    "enum": [code.value for code in ErrorCode],
+    "description": "What went wrong, for a program to act on; `message` says it to a person.",
 }
 
 HEADERS = {
@@ -74,6 +82,11 @@ HEADERS = {
     "the same `Idempotency-Key`.",
     "Deprecation": "When this operation was deprecated, as `@<unix time>` (RFC 9745).",
     "Sunset": "When this operation stops working (RFC 8594).",
+    "ETag": "The answer's strong validator: send it as `If-None-Match` to get `304` while the "
+    "answer is unchanged.",
+    "Cache-Control": "`private, no-cache`: keep the answer, but ask with its `ETag` before "
+    "using it again.",
+    "Vary": "`Authorization`: the answer depends on the key.",
 }
 RATE_LIMIT_HEADERS = (
     "X-RateLimit-Limit",
@@ -83,6 +96,9 @@ RATE_LIMIT_HEADERS = (
     "RateLimit",
 )
 _HEADER_TYPES = {name: "integer" for name in HEADERS if name.startswith(("X-", "Retry"))}
+# Sent only on some of the answers they are declared on: while more pages follow, on a replay.
+# Every other header is sent on each answer it is declared on, and the document says so.
+SOMETIMES_SENT = frozenset({"Link", "Idempotent-Replayed"})
 
 _ERROR_REF = {"$ref": "#/components/schemas/Error"}
 ERROR_DESCRIPTIONS = {
@@ -164,6 +180,15 @@ def _type_nullable_references(schemas: dict[str, Any]) -> None:
                 field["type"] = "object"
 
 
+def _write_query_lists_comma_separated(operation: dict[str, Any]) -> None:
+    """A list in a query is one parameter, its items comma-separated (``?categoryId=1,2``):
+    ``style: form, explode: false``, where OpenAPI's default repeats the name for each item."""
+    for parameter in operation.get("parameters", []):
+        if parameter["in"] == "query" and parameter.get("schema", {}).get("type") == "array":
+            parameter.setdefault("style", "form")
+            parameter.setdefault("explode", False)
+
+
 def add_common_responses(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
@@ -171,6 +196,7 @@ def add_common_responses(
     components = result.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
     schemas["Error"] = ERROR_SCHEMA
+    schemas["ErrorCode"] = ERROR_CODE_SCHEMA
     # Request bodies are strict (petstore.serializers.StrictSerializer): say so.
     for name in ("NewPet", "NewOrder", "NewEndpoint"):
         if name in schemas:
@@ -181,11 +207,13 @@ def add_common_responses(
         name: {
             "description": description,
             "schema": {"type": _HEADER_TYPES.get(name, "string")},
+            "required": name not in SOMETIMES_SENT,
         }
         for name, description in HEADERS.items()
     }
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
+            _write_query_lists_comma_separated(operation)
             # A callback is a request to the partner's endpoint, which takes no key of ours
             # (the signature is its proof): it has no security, said so.
             for expressions in operation.get("callbacks", {}).values():

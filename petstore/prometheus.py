@@ -35,7 +35,7 @@ from prometheus_client import (
 
 from deploy.metrics import held_still
 from petstore.addresses import client_address
-from petstore.errors import error_response
+from petstore.errors import ErrorCode, error_response
 from petstore.metrics import REQUEST_SECONDS, REQUESTS, labelled
 
 
@@ -75,10 +75,10 @@ def metrics(request: HttpRequest) -> HttpResponse:
     """The metrics in Prometheus's text format, for the operator's addresses or token only;
     anyone else is told there is nothing here."""
     if not _may_scrape(request):
-        return error_response(404, "not_found", "Not found.")
+        return error_response(404, ErrorCode.NOT_FOUND, "Not found.")
     why_not = _why_counts_are_not_exact(request)
     if why_not:
-        return error_response(503, "service_unavailable", why_not)
+        return error_response(503, ErrorCode.SERVICE_UNAVAILABLE, why_not)
     registry = CollectorRegistry()
     directory = _directory()
     if directory:

@@ -5,6 +5,11 @@ from __future__ import annotations
 from store.models import Order
 
 
+def orders_version(account_id: int) -> str:
+    """The version of the account's orders as the API shows them (petstore.conditional)."""
+    return f"orders:{account_id}"
+
+
 def order_page(
     *, account_id: int, after: int, limit: int, status: str | None = None
 ) -> list[Order]:

@@ -10,7 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apikeys.authentication import caller_key
-from petstore import pagination
+from petstore import conditional, pagination
+from petstore.callers import Caller
 from petstore.idempotency import IDEMPOTENCY_KEY_PARAMETER, idempotent
 from petstore.openapi import error_responses, response_headers
 from petstore.pagination import KeysetPagination
@@ -45,6 +46,11 @@ class OrderViewSet(viewsets.GenericViewSet):
         "destroy": Scope.ORDERS_WRITE,
     }
 
+    @staticmethod
+    def versions(action: str, caller: Caller) -> conditional.Validators:
+        """What the answers of its GETs show: the caller's account's orders alone."""
+        return conditional.Validators((selectors.orders_version(caller.account_id),))
+
     def get_queryset(self) -> QuerySet[Order]:
         return Order.objects.filter(account_id=caller_key(self.request).account_id)
 
@@ -52,9 +58,14 @@ class OrderViewSet(viewsets.GenericViewSet):
         operation_id="listOrders",
         summary="List my orders",
         description="The calling account's orders in id order, paged like `listPets`.",
-        parameters=[OrderListFilter, *response_headers("Link", on=(200,))],
+        parameters=[
+            OrderListFilter,
+            *response_headers("Link", on=(200,)),
+            *conditional.PARAMETERS,
+        ],
         responses={
             200: OpenApiResponse(OrderSerializer(many=True), "A page of orders."),
+            **conditional.RESPONSES,
             **error_responses(400),
         },
     )
@@ -103,8 +114,12 @@ class OrderViewSet(viewsets.GenericViewSet):
         operation_id="getOrder",
         summary="Get one of my orders",
         description="The order as `listOrders` shows it; what `placeOrder`'s `Location` names.",
-        parameters=[ORDER_ID],
-        responses={200: OpenApiResponse(OrderSerializer, "The order."), **error_responses(404)},
+        parameters=[ORDER_ID, *conditional.PARAMETERS],
+        responses={
+            200: OpenApiResponse(OrderSerializer, "The order."),
+            **conditional.RESPONSES,
+            **error_responses(404),
+        },
     )
     def retrieve(self, request: Request, orderId: int) -> HttpResponse:
         order = selectors.order_get(order_id=orderId, account_id=caller_key(request).account_id)

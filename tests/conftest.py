@@ -6,6 +6,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from http import HTTPStatus
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from apikeys import keys
 from apikeys import services as apikey_services
 from apikeys.models import Account, ApiKey, Plan
 from pets.models import Category, Pet
+from tests.events.documented import assert_events_documented
 
 START_POSTGRES = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
 START_REDIS = 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no'
@@ -116,9 +118,20 @@ def _fresh_cache() -> Iterator[None]:
     cache.clear()
 
 
+class FeedCheckingClient(Client):
+    """Django's test client, which holds every page of ``GET /v1/events`` it receives, in any
+    test, to the document's ``Event`` (tests/events/documented.py)."""
+
+    def request(self, **request: Any) -> Any:
+        response = super().request(**request)
+        if request.get("PATH_INFO") == "/v1/events" and response.status_code == HTTPStatus.OK:
+            assert_events_documented(response.json())
+        return response
+
+
 @pytest.fixture
 def client() -> Client:
-    return Client()
+    return FeedCheckingClient()
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -13,7 +12,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from events import positions
-from events.models import KEPT_DAYS, Event
+from events.models import Event
+from events.selectors import kept_since
 from petstore.metrics import WEBHOOK_ATTEMPTS, WEBHOOK_LATENCY
 from webhooks import delivery, services
 from webhooks.models import Delivery, DeliveryState
@@ -104,7 +104,5 @@ def _send(run: list[int]) -> int | None:
 def purge() -> int:
     """Forget events (and their deliveries) older than they are kept."""
     with transaction.atomic():
-        deleted, _ = Event.objects.filter(
-            created_at__lt=timezone.now() - timedelta(days=KEPT_DAYS)
-        ).delete()
+        deleted, _ = Event.objects.filter(created_at__lt=kept_since(timezone.now())).delete()
     return deleted

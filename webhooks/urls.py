@@ -1,17 +1,18 @@
 from django.urls import path
 
 import petstore.converters  # noqa: F401  (registers int64)
+from petstore.conditional import conditional
 from webhooks.views import EndpointViewSet
 
 urlpatterns = [
     path(
         "webhook_endpoints",
-        EndpointViewSet.as_view({"get": "list", "post": "create"}),
+        conditional(EndpointViewSet.as_view({"get": "list", "post": "create"})),
         name="webhook-endpoint-list",
     ),
     path(
         "webhook_endpoints/<int64:endpointId>",
-        EndpointViewSet.as_view({"get": "retrieve", "delete": "destroy"}),
+        conditional(EndpointViewSet.as_view({"get": "retrieve", "delete": "destroy"})),
         name="webhook-endpoint-detail",
     ),
 ]

@@ -17,7 +17,8 @@ from rest_framework.response import Response
 
 from apikeys.actors import actor_of
 from apikeys.authentication import caller_key
-from events.serializers import EventSerializer
+from events.serializers import event_schema
+from petstore import conditional
 from petstore.openapi import error_responses, response_headers
 from petstore.parsers import json_object
 from petstore.renderers import JsonAnswer
@@ -49,7 +50,7 @@ EVENT_DELIVERY = OpenApiCallback(
             description="Signed as Standard Webhooks says, with the endpoint's secret. Any "
             "2xx within 15 s is delivered; anything else is tried again (5 s, 5 min, 30 min, "
             "2 h, 5 h, 10 h, 14 h, 20 h, 24 h); 410 disables the endpoint.",
-            request=EventSerializer,
+            request=event_schema(),
             parameters=SIGNATURE_HEADERS,
             responses={
                 200: OpenApiResponse(description="Any 2xx: delivered."),
@@ -76,6 +77,9 @@ class EndpointViewSet(viewsets.GenericViewSet):
         "destroy": Scope.WEBHOOKS_WRITE,
     }
 
+    # No versions (petstore.conditional): a paused endpoint's state changes when its pause ends,
+    # without a write, so its answers are tagged by their bytes.
+
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)
         if caller_key(request).is_publishable:
@@ -85,8 +89,10 @@ class EndpointViewSet(viewsets.GenericViewSet):
         operation_id="listWebhookEndpoints",
         summary="List my webhook endpoints",
         description="The account's endpoints (at most 10), without their secrets.",
+        parameters=conditional.PARAMETERS,
         responses={
             200: OpenApiResponse(EndpointSerializer(many=True), "The endpoints."),
+            **conditional.RESPONSES,
             **error_responses(),
         },
     )
@@ -127,9 +133,10 @@ class EndpointViewSet(viewsets.GenericViewSet):
         summary="Get a webhook endpoint",
         description="The endpoint as `listWebhookEndpoints` shows it, without its secret; what "
         "`createWebhookEndpoint`'s `Location` names.",
-        parameters=[ENDPOINT_ID],
+        parameters=[ENDPOINT_ID, *conditional.PARAMETERS],
         responses={
             200: OpenApiResponse(EndpointSerializer, "The endpoint."),
+            **conditional.RESPONSES,
             **error_responses(404),
         },
     )

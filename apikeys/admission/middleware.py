@@ -14,8 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from apikeys import services
 from apikeys.admission.admit import admit
 from apikeys.admission.result import Admission, ApiRequest, ForeignOrigin
-from apikeys.limiter import PEEK_WINDOW
-from petstore.errors import error_response, is_api_path
+from apikeys.limiter import PEEK_WINDOW, Subject, limiter
+from petstore.errors import ErrorCode, error_response, is_api_path
 from petstore.metrics import ADMISSIONS, labelled
 
 logger = logging.getLogger("petstore.ratelimit")
@@ -36,10 +36,15 @@ class AdmissionMiddleware:
             response = refusal(admission)
         elif isinstance(admission.error, ForeignOrigin):
             # Answered here whatever the path, like a 429: the key is not this site's to use.
-            response = error_response(403, "forbidden", str(admission.error.detail))
+            response = error_response(403, ErrorCode.FORBIDDEN, str(admission.error.detail))
         else:
             response = self.get_response(request)
-        for name, value in admission.decision.headers:
+        decision, key = admission.decision, admission.key
+        if response.status_code == 304 and key is not None:
+            # A conditional GET whose answer had not changed (petstore.conditional).
+            subject = Subject.account(key.account_id, key.limits, key_id=key.id)
+            decision = limiter.spare_day(subject, decision)
+        for name, value in decision.headers:
             response[name] = value
         return response
 
@@ -61,21 +66,21 @@ def refusal(admission: Admission) -> HttpResponse:
     if decision.banned:
         return error_response(
             429,
-            "temporarily_banned",
+            ErrorCode.TEMPORARILY_BANNED,
             "This API key kept calling while rate limited and is banned for "
             f"{decision.retry_after} more seconds; back off exponentially after a 429.",
         )
     if decision.window.name == PEEK_WINDOW:
         return error_response(
             429,
-            "rate_limited",
+            ErrorCode.RATE_LIMITED,
             f"GET /v1/rate_limit answers {decision.window.limit} times a minute per key; "
             f"retry after {decision.retry_after} seconds. Every response's RateLimit and "
             "X-RateLimit-* headers say the same without a call of its own.",
         )
     return error_response(
         429,
-        "rate_limited",
+        ErrorCode.RATE_LIMITED,
         f"Rate limit of {decision.window.limit} requests exceeded; "
         f"retry after {decision.retry_after} seconds.",
     )

@@ -156,6 +156,14 @@ class PeekArgs(NamedTuple):
     generation: str  # "": not checked
 
 
+class GiveBack(NamedTuple):
+    """A count given back to one window (``Limiter.spare_day``), the same in both backends."""
+
+    window: int  # its place in WINDOWS, from 1
+    usage_field: str  # the key's tally of admitted requests ("k17:admitted"); "": none
+    thresholds: str  # the window's counts that wrote an event, comma-separated: kept
+
+
 class Outcome(NamedTuple):
     """What a backend returns for one check."""
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from apikeys.keyring import keyring
 from apikeys.limiter.backends.memory import MemoryBackend
 from apikeys.limiter.backends.redis import RedisBackend
-from apikeys.limiter.counters import Args, Keys, Outcome, PeekArgs, lifetimes
+from apikeys.limiter.counters import Args, GiveBack, Keys, Outcome, PeekArgs, lifetimes
 from apikeys.limiter.fields import policy_field, tightest, windows
 from apikeys.limiter.policy import (
     BAN_STRIKES,
@@ -144,6 +144,7 @@ class Limiter:
                 now=second,
                 record_use=outcome.record_use == 1,
                 day_threshold=_day_threshold(policy.limits, outcome.counts),
+                windows=counted,
             )
         if verdict in (Verdict.BANNED, Verdict.NEWLY_BANNED):
             new_ban = None
@@ -166,6 +167,28 @@ class Limiter:
             policy_field=field,
             now=second,
         )
+
+    def spare_day(self, subject: Subject, decision: Decision) -> Decision:
+        """Give the day window back the count of an admitted request answered ``304`` (a
+        conditional GET whose answer had not changed: DESIGN §14), which the minute keeps; and
+        the decision as if the day had not counted it. Not from a count the day's threshold
+        events are written at, so that none is passed twice."""
+        if len(decision.windows) <= DAY_WINDOW or not decision.windows[DAY_WINDOW].limit:
+            return decision
+        day = decision.windows[DAY_WINDOW]
+        # The day's counter at the check's second, as the check named it.
+        keys, counting = _counting(subject, "", decision.now // MINUTE, settings.REDIS_KEY_PREFIX)
+        usage_key = counting.usage_key
+        args = GiveBack(
+            DAY_WINDOW + 1,
+            f"{usage_key}:admitted" if usage_key else "",
+            ",".join(str(day_threshold_count(day.limit, p)) for p in DAY_THRESHOLDS),
+        )
+        if not self._on_counters(lambda backend: backend.give_back(keys, args, decision.now)):
+            return decision
+        counted = list(decision.windows)
+        counted[DAY_WINDOW] = day._replace(remaining=min(day.limit, day.remaining + 1))
+        return decision._replace(window=tightest(tuple(counted)), windows=tuple(counted))
 
     def peek(
         self, subject: Subject, *, per_minute: int, generation: str = ""

@@ -99,6 +99,8 @@ class Decision(NamedTuple):
     # The percentage of the day window this request was the first to reach (80 or 100), once
     # per subject and day: each count is returned to one request only. 0: none.
     day_threshold: int = 0
+    # Every window of the policy as the check left it (an admitted request's).
+    windows: tuple[Window, ...] = ()
 
     @property
     def headers(self) -> list[tuple[str, str]]:

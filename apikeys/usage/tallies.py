@@ -111,6 +111,13 @@ class MemoryTallies:
                 self._sets[index] = (members, expires_at)
             self._hashes[name] = (fields, expires_at)
 
+    def subtract(self, name: str, field: str, now: float) -> None:
+        """One less of ``field``, as ``scripts/give_back.lua`` takes it in Redis."""
+        with self._lock:
+            fields, expires_at = self._hashes.get(name, ({}, 0.0))
+            if expires_at > now and field in fields:
+                fields[field] = int(fields[field]) - 1
+
     def read(self, name: str, now: float) -> dict[str, int | str]:
         with self._lock:
             fields, expires_at = self._hashes.get(name, ({}, 0.0))

@@ -32,7 +32,13 @@ PETSTORE_GETPET_SUNSET_AT = env_date("PETSTORE_GETPET_SUNSET", "2030-12-05")
 # Browsers may call the API from these origins (comma-separated) with any key; none by default.
 # Publishable keys add their own origins, per request (apikeys.cors).
 CORS_ALLOWED_ORIGINS = env_list("PETSTORE_CORS_ORIGINS", [])
-CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key", "x-request-id"]
+CORS_ALLOW_HEADERS = [
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-none-match",
+    "x-request-id",
+]
 CORS_EXPOSE_HEADERS = [
     "Link",
     "Location",
@@ -46,6 +52,7 @@ CORS_EXPOSE_HEADERS = [
     "Idempotent-Replayed",
     "Deprecation",
     "Sunset",
+    "ETag",
 ]
 
 # Requests without a valid key are limited per client address: N/m (a minute) or N/d (a UTC day).
@@ -92,9 +99,14 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "PetStatus": "pets.models.PetStatus",
         "EventType": "events.types.EventType",
+        "OrderStatus": "store.models.OrderStatus",
+        "EndpointState": "webhooks.models.EndpointState",
+        "PlanCode": "apikeys.models.accounts.PlanCode",
+        "WindowName": "apikeys.serializers.WINDOW_NAMES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "events.openapi.inline_event_types",
         "petstore.openapi.add_common_responses",
         "petstore.openapi.list_this_server_first",
     ],

@@ -153,6 +153,13 @@ def test_events_older_than_30_days_are_not_listed_and_are_purged(client, api_key
     assert list(Event.objects.values_list("data__name", flat=True)) == ["New"]
 
 
+def pet_data(name: str, category_id: int) -> str:
+    """A ``pet.created`` event's data as JSON, for an event written by hand."""
+    return json.dumps(
+        {"id": 999_999, "name": name, "categoryId": category_id, "status": "available"}
+    )
+
+
 def _dsn(database: str | None = None) -> str:
     settings = connection.settings_dict
     return (
@@ -170,7 +177,8 @@ def test_a_transaction_that_commits_late_is_not_missed(client, api_key, dog):
         with psycopg.connect(_dsn()) as slow, slow.transaction():
             slow.execute(
                 "INSERT INTO events_event (uid, type, data, created_at, fanned_out) "
-                "VALUES ('evt_slow', 'pet.created', '{\"name\": \"Slow\"}', now(), false)"
+                "VALUES ('evt_slow', 'pet.created', %s::jsonb, now(), false)",
+                [pet_data("Slow", dog.pk)],
             )
             written.set()
             release.wait(10)
@@ -209,7 +217,8 @@ def test_a_transaction_left_open_elsewhere_does_not_hold_back_a_new_event(
         if database is None:  # and, in this database, an event of its own, not yet committed
             idle.execute(
                 "INSERT INTO events_event (uid, type, data, created_at, fanned_out) "
-                "VALUES ('evt_open', 'pet.created', '{\"name\": \"Open\"}', now(), false)"
+                "VALUES ('evt_open', 'pet.created', %s::jsonb, now(), false)",
+                [pet_data("Open", dog.pk)],
             )
         created = add_pet(client, api_key, dog.pk, "New")
         listed = client.get("/v1/events", headers=bearer(api_key)).json()

@@ -175,11 +175,18 @@ def test_it_describes_the_pet_list_as_a_bare_array(schema):
 
 
 def test_it_documents_the_query_parameters_of_list_pets(schema):
-    parameters = {p["name"]: p for p in schema["paths"]["/pets"]["get"]["parameters"]}
+    listed = schema["paths"]["/pets"]["get"]["parameters"]
+    parameters = {p["name"]: p for p in listed if p["in"] == "query"}
 
     assert set(parameters) == {"limit", "status", "cursor", "categoryId", "name"}
     assert parameters["name"]["schema"]["maxLength"] == 100
-    assert parameters["categoryId"]["schema"]["pattern"]
+    assert parameters["categoryId"]["schema"]["type"] == "array"
+    assert parameters["categoryId"]["schema"]["items"]["format"] == "int64"
+    assert parameters["categoryId"]["schema"]["maxItems"] == 10
+    assert (parameters["categoryId"]["style"], parameters["categoryId"]["explode"]) == (
+        "form",
+        False,
+    )
     assert parameters["limit"]["schema"]["minimum"] == 1
     assert parameters["limit"]["schema"]["maximum"] == 100
     assert parameters["limit"]["schema"]["default"] == 20
@@ -218,6 +225,68 @@ def test_it_states_the_scope_of_each_operation(schema):
         scopes = operation["x-required-scopes"]
         line = f"**Scope:** `{scopes[0]}`." if scopes else "**Scope:** none"
         assert line in operation["description"], operation["operationId"]
+
+
+def test_the_closed_sets_are_enums_named_for_their_owners(schema):
+    schemas = schema["components"]["schemas"]
+    order, endpoint = schemas["Order"]["properties"], schemas["Endpoint"]["properties"]
+    window = schemas["RateLimitWindow"]["properties"]
+
+    assert schemas["Error"]["properties"]["code"]["$ref"].endswith("/ErrorCode")
+    assert schemas["Plan"]["properties"]["code"]["$ref"].endswith("/PlanCode")
+    assert window["name"]["allOf"][0]["$ref"].endswith("/WindowName")
+    assert order["status"]["allOf"][0]["$ref"].endswith("/OrderStatus")
+    assert endpoint["state"]["allOf"][0]["$ref"].endswith("/EndpointState")
+    assert schemas["PlanCode"]["enum"] == ["free", "pro", "business", "enterprise"]
+    assert schemas["WindowName"]["enum"] == ["minute", "day"]
+    assert schemas["OrderStatus"]["enum"] == ["pending", "approved", "delivered", "cancelled"]
+    assert not {"OrderStatusEnum", "StateEnum", "CodeEnum", "NameEnum"} & set(schemas)
+
+
+def test_only_the_headers_sent_sometimes_are_optional(schema):
+    headers = schema["components"]["headers"]
+    optional = {name for name, header in headers.items() if not header["required"]}
+
+    assert optional == {"Link", "Idempotent-Replayed"}
+    for name in ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"):
+        assert headers[name]["schema"] == {"type": "integer"}
+
+
+def required_headers(schema: dict[str, Any], path: str, method: str, status: int) -> set[str]:
+    fields = schema["paths"][path][method]["responses"][str(status)]["headers"]
+    headers = schema["components"]["headers"]
+    return {name for name in fields if headers[name]["required"]}
+
+
+def test_every_answer_carries_the_headers_the_document_requires(schema, client, make_key, dog):
+    key = make_key(plan="enterprise", per_minute=100, per_day=4)
+    auth = {"Authorization": f"Bearer {key}"}
+    created = client.post(
+        "/v1/pets", {"name": "Rex", "categoryId": dog.pk}, "application/json", headers=auth
+    )
+    answers = [
+        ("/pets", "post", created),
+        ("/pets", "get", client.get("/v1/pets", headers=auth)),
+        ("/pets/{petId}", "get", client.get(created["Location"], headers=auth)),
+        ("/pets/{petId}", "get", client.get("/v1/pets/999999", headers=auth)),
+        ("/pets", "get", client.get("/v1/pets", headers=auth)),  # over the day's 4
+    ]
+
+    assert [answer.status_code for *_, answer in answers] == [
+        HTTPStatus.CREATED,
+        HTTPStatus.OK,
+        HTTPStatus.OK,
+        HTTPStatus.NOT_FOUND,
+        HTTPStatus.TOO_MANY_REQUESTS,
+    ]
+    for path, method, answer in answers:
+        required = required_headers(schema, path, method, answer.status_code)
+        assert {"RateLimit", "X-RateLimit-Remaining"} <= required
+        missing = [name for name in required if name not in answer.headers]
+        assert missing == [], (path, answer.status_code)
+    assert "Location" in required_headers(schema, "/pets", "post", 201)
+    assert {"Deprecation", "Sunset"} <= required_headers(schema, "/pets/{petId}", "get", 200)
+    assert "Retry-After" in required_headers(schema, "/pets", "get", 429)
 
 
 def test_it_documents_reading_the_rate_limits(schema):

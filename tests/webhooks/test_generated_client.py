@@ -66,7 +66,7 @@ def test_the_generated_client_follows_events_and_manages_endpoints(
         pet = create_pet.sync(client=client, body=models.NewPet(name="Rex", category_id=dog.pk))
         category = get_category.sync(client=client, category_id=dog.pk)
         unknown = get_category.sync_detailed(client=client, category_id=dog.pk + 1000)
-        events = list_events.sync(client=client, type_="pet.created")
+        events = list_events.sync(client=client, type_=[models.EventType.PET_CREATED])
         endpoints = listing.sync(client=client)
         deleted = delete.sync_detailed(client=client, endpoint_id=made.id)
         after = listing.sync(client=client)
@@ -77,7 +77,10 @@ def test_the_generated_client_follows_events_and_manages_endpoints(
     assert made.secret.startswith("whsec_")
     assert (category.id, category.name) == (dog.pk, dog.name)
     assert unknown.status_code == HTTPStatus.NOT_FOUND
-    assert [(e.type_, e.data["id"]) for e in events] == [("pet.created", pet.id)]
+    # Each event is its type's class, its data typed: the document's union, told apart by type.
+    assert [(type(e).__name__, e.type_, e.data.id) for e in events] == [
+        ("PetCreatedEvent", "pet.created", pet.id)
+    ]
     assert [endpoint.url for endpoint in endpoints] == [receiver.url]
     assert deleted.status_code == HTTPStatus.NO_CONTENT
     assert after == []

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import threading
 
-from apikeys.limiter.counters import BAN_SECONDS, Args, Keys, Moment, Outcome, PeekArgs, Peeked
+from apikeys.limiter.counters import (
+    BAN_SECONDS,
+    Args,
+    GiveBack,
+    Keys,
+    Moment,
+    Outcome,
+    PeekArgs,
+    Peeked,
+)
 from apikeys.limiter.policy import BAN_MEMORY_SECONDS, LAST_USE_SECONDS, MINUTE, Verdict
 from apikeys.usage.tallies import MemoryTallies
 
@@ -88,6 +97,17 @@ class MemoryBackend:
                 return Peeked(Verdict.REFUSED, peeks, counts, banned_until)
             peeks = self._incr(keys.peeks, now, args.ttl)
             return Peeked(Verdict.ADMITTED, peeks, counts, banned_until)
+
+    def give_back(self, keys: Keys, args: GiveBack, now: int) -> int:
+        with self._lock:
+            name = keys.windows[args.window - 1]
+            count = self._get(name, now)
+            if count <= 0 or str(count) in args.thresholds.split(","):
+                return 0
+            self._values[name] = (count - 1, self._values[name][1])
+        if args.usage_field:
+            self.tallies.subtract(keys.usage, args.usage_field, now)
+        return 1
 
     def read(self, names: list[str], now: float) -> list[int]:
         with self._lock:

@@ -4,8 +4,8 @@ INCR-then-compare, or DRF's ``SimpleRateThrottle``, would race."""
 
 from __future__ import annotations
 
-from apikeys.limiter.counters import Args, Keys, Moment, Outcome, PeekArgs, Peeked
-from apikeys.limiter.scripts import CHECK, PEEK
+from apikeys.limiter.counters import Args, GiveBack, Keys, Moment, Outcome, PeekArgs, Peeked
+from apikeys.limiter.scripts import CHECK, GIVE_BACK, PEEK
 from apikeys.usage.tallies import RedisTallies
 from petstore import redis
 from petstore.redis import RedisClient
@@ -26,6 +26,10 @@ class RedisBackend:
         arguments = PEEK.arguments(keys.names, args)
         client = self.client or redis.usable()
         return Peeked(*client.evalsha(PEEK.sha, PEEK.source, *arguments))
+
+    def give_back(self, keys: Keys, args: GiveBack, now: int) -> int:
+        arguments = GIVE_BACK.arguments(keys.names, args)
+        return int(self._client().evalsha(GIVE_BACK.sha, GIVE_BACK.source, *arguments))
 
     def _client(self) -> RedisClient:
         return self.client or redis.usable()

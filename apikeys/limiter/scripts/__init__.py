@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, get_type_hints
 
 from apikeys.keyring import NO_KEY
-from apikeys.limiter.counters import BAN_SECONDS, Args, Keys, Moment, PeekArgs
+from apikeys.limiter.counters import BAN_SECONDS, Args, GiveBack, Keys, Moment, PeekArgs
 from apikeys.limiter.policy import BAN_MEMORY_SECONDS, LAST_USE_SECONDS, Verdict
 from apikeys.models.accounts import WINDOWS
 from apikeys.records import RECORD_VERSION
@@ -98,3 +98,4 @@ CHECK = load(
     ),
 )
 PEEK = load("peek", (PeekArgs,))
+GIVE_BACK = load("give_back", (GiveBack,))
