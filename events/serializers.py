@@ -11,7 +11,7 @@ from rest_framework import serializers
 from events.models import Event
 from events.types import AUDIENCE, EVENT_TYPES, Audience, EventType
 from petstore.pagination import PageQuery
-from petstore.serializers import QueryCharField
+from petstore.serializers import QueryCharField, sent_list
 
 
 class EventSerializer(serializers.Serializer):
@@ -80,6 +80,9 @@ class EventTypeListField(QueryCharField):
     """One event type, or a comma-separated list of them."""
 
     default_error_messages = {"unknown": "Unknown event type {kind!r}; known: {known}."}
+
+    def get_value(self, dictionary: Any) -> Any:
+        return sent_list(self, dictionary)
 
     def to_internal_value(self, data: Any) -> list[str]:  # type: ignore[override]
         kinds = [kind.strip() for kind in str(super().to_internal_value(data)).split(",")]

@@ -87,7 +87,12 @@ def page(request: Request, query: dict[str, Any], sizes: Collection[int] = (1,))
     position = decode_position(request.path, cursor, sizes) if cursor is not None else ()
     params = request.query_params
     # ``query`` holds every parameter the listing declares, given or defaulted.
-    kept = tuple((name, params[name]) for name in query if name != "cursor" and name in params)
+    # A list sent once per item (``?type=a&type=b``) is kept as one (``type=a,b``).
+    kept = tuple(
+        (name, ",".join(params.getlist(name)) if isinstance(value, list) else params[name])
+        for name, value in query.items()
+        if name != "cursor" and name in params
+    )
     after = position[0] if position else 0
     return Page(limit=query["limit"], after=after, kept=kept, position=position)
 

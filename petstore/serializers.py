@@ -73,6 +73,16 @@ class StrictChoiceField(serializers.ChoiceField):
         return super().to_internal_value(data)
 
 
+def sent_list(field: serializers.Field, data: Any) -> Any:
+    """A list parameter as one comma-separated text: ``?type=a,b`` as the document writes it
+    (form, not exploded), or ``?type=a&type=b`` as generated clients send arrays by default."""
+    name = field.field_name
+    if name not in data:
+        return empty
+    getlist = getattr(data, "getlist", None)
+    return ",".join(getlist(name)) if getlist is not None else data[name]
+
+
 class QueryCharField(serializers.CharField):
     """A text query parameter; sent empty (``?cursor=``) it is invalid, not absent."""
 
@@ -185,7 +195,7 @@ class IdListField(serializers.ListField):
         super().__init__(min_length=1, max_length=max_items, **kwargs)
 
     def get_value(self, dictionary: Any) -> Any:
-        return _sent_value(self, dictionary)
+        return sent_list(self, dictionary)
 
     def to_internal_value(self, data: Any) -> list[int]:
         if not isinstance(data, str):

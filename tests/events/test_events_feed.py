@@ -250,3 +250,14 @@ def test_the_day_window_passing_80_and_100_percent_is_an_event_once_each(
     }
     assert {e.account_id for e in seen} == {account.pk}
     assert client.get("/v1/events", headers=bearer(other)).json() == []
+
+
+def test_types_sent_once_each_are_one_list(client, auth, dog):
+    body = json.dumps({"name": "Rex", "categoryId": dog.pk})
+    client.post("/v1/pets", body, content_type="application/json", headers=auth)
+
+    repeated = client.get("/v1/events?type=pet.created&type=category.created", headers=auth)
+    joined = client.get("/v1/events?type=pet.created,category.created", headers=auth)
+
+    assert repeated.status_code == joined.status_code == 200
+    assert repeated.json() == joined.json() != []
