@@ -19,6 +19,7 @@ class EventType(models.TextChoices):
     ORDER_CANCELLED = "order.cancelled", "An order was cancelled"
     USAGE_THRESHOLD = "usage.threshold", "The account's day window passed 80 % or 100 %"
     CATEGORY_CREATED = "category.created", "A category was added"
+    WEBHOOK_ENDPOINT_DISABLED = "webhook_endpoint.disabled", "A webhook endpoint was disabled"
 
 
 class Audience(NamedTuple):
@@ -42,6 +43,10 @@ AUDIENCE: dict[str, Audience] = {
     EventType.ORDER_APPROVED: Audience(Scope.ORDERS_READ, False, _ORDER),
     EventType.ORDER_DELIVERED: Audience(Scope.ORDERS_READ, False, _ORDER),
     EventType.ORDER_CANCELLED: Audience(Scope.ORDERS_READ, False, _ORDER),
+    # Secret keys only: a publishable key never holds webhooks:read (petstore.scopes).
+    EventType.WEBHOOK_ENDPOINT_DISABLED: Audience(
+        Scope.WEBHOOKS_READ, False, "webhooks.serializers.EndpointSerializer"
+    ),
     EventType.USAGE_THRESHOLD: Audience(
         None, False, "apikeys.serializers.UsageThresholdSerializer"
     ),

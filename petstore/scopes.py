@@ -18,3 +18,10 @@ class Scope(models.TextChoices):
     EVENTS_READ = "events:read", "events:read: list the events the key may see"
     WEBHOOKS_READ = "webhooks:read", "webhooks:read: list and get the account's webhook endpoints"
     WEBHOOKS_WRITE = "webhooks:write", "webhooks:write: add and delete webhook endpoints"
+
+
+# What a publishable key may hold: it is public in web pages, so it only reads, and never the
+# account's webhook endpoints (their URLs, and what their events say of the account).
+PUBLISHABLE_SCOPES: frozenset[str] = frozenset(
+    scope for scope in Scope.values if scope.endswith(":read") and scope.split(":")[0] != "webhooks"
+)

@@ -18,6 +18,7 @@ from apikeys.models import Account
 from audit.services import Actor, record_by
 from events.models import Event
 from petstore.exceptions import Conflict
+from webhooks import events as webhook_events
 from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint, new_secret
 
 if TYPE_CHECKING:
@@ -63,24 +64,35 @@ def endpoint_delete(*, endpoint: Endpoint, by: Actor | None = None) -> None:
     endpoint.delete()
 
 
+_ENABLING = ["enabled", "disabled_reason", "failures", "failing_since", "paused_until"]
+
+
 @transaction.atomic
 def endpoint_set_enabled(
     endpoint: Endpoint, enabled: bool, reason: str = "", *, by: Actor | None = None
 ) -> None:
-    """Disable an endpoint, or enable it afresh: healthy, its circuit breaker's count cleared."""
-    was = endpoint.enabled
-    endpoint.enabled, endpoint.disabled_reason = enabled, "" if enabled else reason
-    if enabled:
-        endpoint.failures, endpoint.failing_since, endpoint.paused_until = 0, None, None
-    endpoint.save(
-        update_fields=["enabled", "disabled_reason", "failures", "failing_since", "paused_until"]
-    )
+    """Disable an endpoint, or enable it afresh: healthy, its circuit breaker's count cleared.
+    A disabling is recorded, in the trail and as ``webhook_endpoint.disabled``, once however
+    many happen at once (two attempts in flight may both be answered 410)."""
+    # Decided from the locked row, not the instance in hand: a concurrent disabling waits here
+    # and then finds the endpoint disabled already.
+    current = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    was = current.enabled
+    if was or enabled:  # one disabled already keeps the reason it was disabled for
+        current.enabled, current.disabled_reason = enabled, "" if enabled else reason
+        if enabled:
+            current.failures, current.failing_since, current.paused_until = 0, None, None
+        current.save(update_fields=_ENABLING)
+    for field in _ENABLING:  # the caller's instance shows what the row now holds
+        setattr(endpoint, field, getattr(current, field))
     if was != enabled:
         changes: dict[str, list[object]] = {"enabled": [was, enabled]}
         if reason:
             changes["reason"] = [None, reason]
         action = "endpoint.enabled" if enabled else "endpoint.disabled"
-        record_by(by, action, endpoint, changes)
+        record_by(by, action, current, changes)
+        if not enabled:
+            webhook_events.endpoint_disabled(current)
 
 
 @transaction.atomic

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hmac
+import operator
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
+from functools import reduce
 from typing import NamedTuple
 
 from django.conf import settings
@@ -16,7 +18,7 @@ from django.utils.functional import cached_property
 from apikeys import keys
 from apikeys.models.accounts import Account
 from apikeys.origins import normalize_origins
-from petstore.scopes import Scope
+from petstore.scopes import PUBLISHABLE_SCOPES, Scope
 
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
@@ -27,7 +29,6 @@ class KeyKind(models.TextChoices):
 
 
 ALL_SCOPES: tuple[str, ...] = tuple(Scope.values)
-READ_SCOPES: tuple[str, ...] = tuple(scope for scope in ALL_SCOPES if scope.endswith(":read"))
 # What a secret key gets unless told otherwise: every scope but adding categories, which
 # shapes every partner's browsing and is given by hand.
 SECRET_DEFAULT_SCOPES: tuple[str, ...] = tuple(
@@ -40,6 +41,11 @@ _REFUSALS = {
     "expired": "This API key has expired.",
     "suspended": "This API key's account is suspended.",
 }
+
+
+def _holds_none_of(scopes: Iterable[str]) -> Q:
+    """The rows whose scopes include none of ``scopes`` (no scope's name is within another's)."""
+    return reduce(operator.and_, (~Q(scopes__contains=scope) for scope in sorted(scopes)))
 
 
 class ApiKeyQuerySet(models.QuerySet["ApiKey"]):
@@ -116,8 +122,9 @@ class ApiKey(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(kind__in=KeyKind.values), name="apikey_kind_known"),
             models.CheckConstraint(
-                condition=Q(kind=KeyKind.SECRET) | ~Q(scopes__contains=":write"),
-                name="apikey_publishable_is_read_only",
+                condition=Q(kind=KeyKind.SECRET)
+                | _holds_none_of(set(ALL_SCOPES) - PUBLISHABLE_SCOPES),
+                name="apikey_publishable_scopes",
             ),
             models.CheckConstraint(
                 condition=Q(kind=KeyKind.PUBLISHABLE) | Q(allowed_origins=""),
@@ -170,10 +177,10 @@ class ApiKey(models.Model):
         if not scopes:
             errors.setdefault("scopes", []).append("A key needs at least one scope.")
         if self.is_publishable:
-            if writes := sorted(scopes - set(READ_SCOPES) - set(unknown)):
+            if refused := sorted(scopes - PUBLISHABLE_SCOPES - set(unknown)):
                 errors.setdefault("scopes", []).append(
-                    "A publishable key is read-only: it cannot have "
-                    f"{', '.join(writes)}. Issue a secret key for writes."
+                    "A publishable key is read-only and holds no webhooks scope: it cannot have "
+                    f"{', '.join(refused)}. Issue a secret key for these."
                 )
             if not self.origin_set:
                 errors.setdefault("allowed_origins", []).append(

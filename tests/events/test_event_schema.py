@@ -18,6 +18,7 @@ from pets.models import Pet
 from pets.serializers import PetSerializer, PetStatusChangeSerializer
 from store import services as store_services
 from tests.events.documented import assert_events_documented, event_validator
+from webhooks import services as webhook_services
 
 SCHEMAS = "#/components/schemas/"
 
@@ -89,6 +90,10 @@ def test_every_kind_of_event_the_feed_serves_is_as_the_document_says(
     store_services.order_approve(order_id=adopted["id"])
     store_services.order_deliver(order_id=adopted["id"])
     store_services.order_cancel(order_id=cancelled["id"])
+    endpoint = webhook_services.endpoint_create(
+        account_id=account.pk, url="https://receiver.example/hooks", events=["pet.created"]
+    )
+    webhook_services.endpoint_set_enabled(endpoint, False, "The endpoint answered 410 Gone.")
     for _ in range(3):
         client.get("/v1/categories", headers=bearer(key))
     response = client.get("/v1/events", {"limit": 100}, headers=bearer(key))
