@@ -50,12 +50,14 @@ def body_of(event: Event) -> bytes:
     return orjson.dumps(EventSerializer.of(event))
 
 
-def signed_headers(secret: str, event_id: str, at: datetime, body: bytes) -> dict[str, str]:
-    """The Standard Webhooks headers for ``body``, signed at ``at`` with ``secret``."""
+def signed_headers(secrets: list[str], event_id: str, at: datetime, body: bytes) -> dict[str, str]:
+    """The Standard Webhooks headers for ``body``, signed at ``at`` with each of ``secrets``
+    (space-separated signatures, which a receiver holding any one of them verifies)."""
+    text = body.decode()
     return {
         "webhook-id": event_id,
         "webhook-timestamp": str(int(at.timestamp())),
-        "webhook-signature": Webhook(secret).sign(event_id, at, body.decode()),
+        "webhook-signature": " ".join(Webhook(s).sign(event_id, at, text) for s in secrets),
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
     }
@@ -86,7 +88,8 @@ class Sender:
         except Refused as exc:
             return Attempt(None, f"{REFUSED}{exc}")
         body = body_of(event)
-        headers = signed_headers(self.endpoint.secret, event.uid, datetime.now(UTC), body)
+        at = datetime.now(UTC)
+        headers = signed_headers(self.endpoint.secrets_at(at), event.uid, at, body)
         default_port = 443 if where.scheme == "https" else 80
         host = f"[{where.host}]" if ":" in where.host else where.host
         headers["Host"] = host if where.port == default_port else f"{host}:{where.port}"

@@ -9,6 +9,8 @@ from django.utils import timezone
 
 # At most this many endpoints per account.
 MAX_ENDPOINTS = 10
+# The longest a rotated secret goes on signing beside its successor.
+MAX_SECRET_OVERLAP_SECONDS = 86400
 
 
 def new_secret() -> str:
@@ -23,6 +25,10 @@ class Endpoint(models.Model):
     url = models.URLField("URL", max_length=2000)
     events = models.JSONField(default=list, help_text="The event types it is sent.")
     secret = models.CharField(max_length=100, default=new_secret, editable=False)
+    # After a rotation with overlap, the secret it replaced signs beside it until it expires, so
+    # that a receiver can switch without refusing a delivery.
+    previous_secret = models.CharField(max_length=100, blank=True, editable=False)
+    previous_secret_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     enabled = models.BooleanField(default=True)
     disabled_reason = models.CharField(max_length=200, blank=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -40,6 +46,14 @@ class Endpoint(models.Model):
 
     def __str__(self) -> str:
         return self.url
+
+    def secrets_at(self, now: datetime) -> list[str]:
+        """The secrets a delivery signed at ``now`` carries a signature of: the current one, and
+        the one it replaced until that expires."""
+        expires = self.previous_secret_expires_at
+        if self.previous_secret and expires is not None and expires > now:
+            return [self.secret, self.previous_secret]
+        return [self.secret]
 
     def state_at(self, now: datetime) -> EndpointState:
         if not self.enabled:

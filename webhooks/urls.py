@@ -12,7 +12,16 @@ urlpatterns = [
     ),
     path(
         "webhook_endpoints/<int64:endpointId>",
-        conditional(EndpointViewSet.as_view({"get": "retrieve", "delete": "destroy"})),
+        conditional(
+            EndpointViewSet.as_view(
+                {"get": "retrieve", "patch": "partial_update", "delete": "destroy"}
+            )
+        ),
         name="webhook-endpoint-detail",
+    ),
+    path(
+        "webhook_endpoints/<int64:endpointId>/rotate_secret",
+        EndpointViewSet.as_view({"post": "rotate_secret"}),
+        name="webhook-endpoint-rotate-secret",
     ),
 ]

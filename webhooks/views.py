@@ -24,12 +24,15 @@ from petstore.parsers import json_object
 from petstore.renderers import JsonAnswer
 from petstore.scopes import Scope
 from petstore.serializers import PATH_ID_SCHEMA
-from webhooks import services
+from webhooks import endpoints, services
 from webhooks.models import Endpoint
 from webhooks.serializers import (
     CreatedEndpointSerializer,
+    EndpointChangesSerializer,
     EndpointSerializer,
     NewEndpointSerializer,
+    RotatedSecretSerializer,
+    SecretRotationSerializer,
 )
 
 SIGNATURE_HEADERS = [
@@ -75,6 +78,8 @@ class EndpointViewSet(viewsets.GenericViewSet):
         "create": Scope.WEBHOOKS_WRITE,
         "retrieve": Scope.WEBHOOKS_READ,
         "destroy": Scope.WEBHOOKS_WRITE,
+        "partial_update": Scope.WEBHOOKS_WRITE,
+        "rotate_secret": Scope.WEBHOOKS_WRITE,
     }
 
     # No versions (petstore.conditional): a paused endpoint's state changes when its pause ends,
@@ -141,11 +146,54 @@ class EndpointViewSet(viewsets.GenericViewSet):
         },
     )
     def retrieve(self, request: Request, endpointId: int) -> HttpResponse:
-        account_id = caller_key(request).account_id
-        endpoint = Endpoint.objects.filter(pk=endpointId, account_id=account_id).first()
-        if endpoint is None:
-            raise Http404
+        return JsonAnswer(EndpointSerializer(self._mine(request, endpointId)).data)
+
+    @extend_schema(
+        operation_id="updateWebhookEndpoint",
+        summary="Change a webhook endpoint",
+        description="Only the fields sent change, each checked as at creation; nothing changes "
+        "when any is refused. `enabled: true` makes a paused or disabled endpoint healthy and "
+        "sends it what it is owed.",
+        parameters=[ENDPOINT_ID],
+        request=EndpointChangesSerializer,
+        responses={
+            200: OpenApiResponse(EndpointSerializer, "The endpoint, as changed."),
+            **error_responses(400, 404, 413, 415),
+        },
+    )
+    def partial_update(self, request: Request, endpointId: int) -> HttpResponse:
+        endpoint = self._mine(request, endpointId)
+        changes = EndpointChangesSerializer(data=json_object(request))
+        changes.is_valid(raise_exception=True)
+        endpoint = endpoints.endpoint_update(
+            endpoint=endpoint, by=actor_of(request), **changes.validated_data
+        )
         return JsonAnswer(EndpointSerializer(endpoint).data)
+
+    @extend_schema(
+        operation_id="rotateWebhookEndpointSecret",
+        summary="Rotate a webhook endpoint's secret",
+        description="A new secret, shown in this answer only. Until the current one expires, "
+        "each delivery's `webhook-signature` carries a signature with each (space-separated, "
+        "as Standard Webhooks allows), so that the receiver can switch without refusing one.",
+        parameters=[ENDPOINT_ID],
+        request=SecretRotationSerializer,
+        responses={
+            200: OpenApiResponse(RotatedSecretSerializer, "The new secret."),
+            **error_responses(400, 404, 413, 415),
+        },
+    )
+    def rotate_secret(self, request: Request, endpointId: int) -> HttpResponse:
+        endpoint = self._mine(request, endpointId)
+        # Every field has a default: an empty body asks for the default overlap.
+        rotation = SecretRotationSerializer(data=request.data)
+        rotation.is_valid(raise_exception=True)
+        endpoint = endpoints.endpoint_rotate_secret_with_overlap(
+            endpoint=endpoint,
+            expire_current_in_seconds=rotation.validated_data["expireCurrentInSeconds"],
+            by=actor_of(request),
+        )
+        return JsonAnswer(RotatedSecretSerializer(endpoint).data)
 
     @extend_schema(
         operation_id="deleteWebhookEndpoint",
@@ -155,9 +203,13 @@ class EndpointViewSet(viewsets.GenericViewSet):
         responses={204: OpenApiResponse(description="Deleted."), **error_responses(404)},
     )
     def destroy(self, request: Request, endpointId: int) -> Response:
+        services.endpoint_delete(endpoint=self._mine(request, endpointId), by=actor_of(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _mine(self, request: Request, endpoint_id: int) -> Endpoint:
+        """The caller's account's endpoint; another account's is not found."""
         account_id = caller_key(request).account_id
-        endpoint = Endpoint.objects.filter(pk=endpointId, account_id=account_id).first()
+        endpoint = Endpoint.objects.filter(pk=endpoint_id, account_id=account_id).first()
         if endpoint is None:
             raise Http404
-        services.endpoint_delete(endpoint=endpoint, by=actor_of(request))
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        return endpoint

@@ -40,6 +40,8 @@ SCOPES = {
     "createWebhookEndpoint": ["webhooks:write"],
     "getWebhookEndpoint": ["webhooks:read"],
     "deleteWebhookEndpoint": ["webhooks:write"],
+    "updateWebhookEndpoint": ["webhooks:write"],
+    "rotateWebhookEndpointSecret": ["webhooks:write"],
 }
 
 

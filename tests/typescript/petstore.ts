@@ -100,6 +100,20 @@ export async function tour(key: string): Promise<string[]> {
   if (endpoint.data === undefined) throw new Error(endpoint.error.message);
   seen.push(endpoint.data.events.join(", "));
 
+  const updated = await client.PATCH("/webhook_endpoints/{endpointId}", {
+    params: { path: { endpointId: endpoint.data.id } },
+    body: { url: "http://127.0.0.1:9001/hooks", enabled: true },
+  });
+  if (updated.data === undefined) throw new Error(updated.error.message);
+  seen.push(`${updated.data.url}: ${updated.data.state}`);
+
+  const rotated = await client.POST("/webhook_endpoints/{endpointId}/rotate_secret", {
+    params: { path: { endpointId: endpoint.data.id } },
+    body: { expireCurrentInSeconds: 3600 },
+  });
+  if (rotated.data === undefined) throw new Error(rotated.error.message);
+  seen.push(`signs with ${rotated.data.secret.slice(0, 6)}… and the old until ${rotated.data.previousSecretExpiresAt}`);
+
   const deleted = await client.DELETE("/webhook_endpoints/{endpointId}", {
     params: { path: { endpointId: endpoint.data.id } },
   });

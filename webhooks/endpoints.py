@@ -1,0 +1,70 @@
+"""What a partner changes on its own endpoints through the API (DESIGN §15): its URL, types and
+whether it is sent anything, and its secret, rotated with an overlap. Each change is in the
+trail, with ``by`` as the actor."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import Actor, changes_between, record_by
+from webhooks import services
+from webhooks.models import Delivery, DeliveryState, Endpoint, EndpointState, new_secret
+
+
+@transaction.atomic
+def endpoint_update(
+    *,
+    endpoint: Endpoint,
+    url: str | None = None,
+    events: list[str] | None = None,
+    enabled: bool | None = None,
+    by: Actor | None = None,
+) -> Endpoint:
+    """Change what was sent; ``enabled=True`` makes a paused or disabled endpoint healthy, its
+    breaker cleared and what it is owed due at once, and ``enabled=False`` stops its deliveries
+    (what it is owed waits)."""
+    endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    sent = {name: value for name, value in (("url", url), ("events", events)) if value is not None}
+    changes = changes_between({"url": endpoint.url, "events": endpoint.events}, sent)
+    if changes:
+        for name, (_, value) in changes.items():
+            setattr(endpoint, name, value)
+        endpoint.save(update_fields=list(changes))
+    if enabled is not None:
+        was = endpoint.state
+        reason = "" if enabled else "Disabled through the API."
+        services.endpoint_set_enabled(endpoint, enabled, reason, by=by)
+        if enabled and was != EndpointState.HEALTHY:
+            # Its retries' waits were counted against a receiver now said to be fixed.
+            Delivery.objects.filter(
+                endpoint=endpoint, state=DeliveryState.PENDING, next_attempt_at__gt=timezone.now()
+            ).update(next_attempt_at=timezone.now())
+        if was == EndpointState.PAUSED and enabled:
+            changes["state"] = [was.value, EndpointState.HEALTHY.value]
+    if changes:
+        record_by(by, "endpoint.updated", endpoint, changes)
+    return endpoint
+
+
+@transaction.atomic
+def endpoint_rotate_secret_with_overlap(
+    *, endpoint: Endpoint, expire_current_in_seconds: int, by: Actor | None = None
+) -> Endpoint:
+    """A new secret; the current one goes on signing beside it for the seconds given (none:
+    it stops at once). The secret a previous rotation kept is dropped."""
+    endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    expires = None
+    if expire_current_in_seconds > 0:
+        expires = timezone.now() + timedelta(seconds=expire_current_in_seconds)
+    endpoint.previous_secret = endpoint.secret if expires is not None else ""
+    endpoint.previous_secret_expires_at = expires
+    endpoint.secret = new_secret()
+    endpoint.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at"])
+    # That it changed, and until when the old one signs; never a secret.
+    record_by(
+        by, "endpoint.secret_rotated", endpoint, {"previous_secret_expires_at": [None, expires]}
+    )
+    return endpoint
