@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import secrets
 from datetime import datetime, timedelta
-from functools import cache
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -19,6 +18,7 @@ from audit.services import Actor, record_by
 from events.models import Event
 from petstore.exceptions import Conflict
 from webhooks import events as webhook_events
+from webhooks import sql
 from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint, new_secret
 
 if TYPE_CHECKING:
@@ -97,8 +97,11 @@ def endpoint_set_enabled(
 
 @transaction.atomic
 def endpoint_rotate_secret(endpoint: Endpoint, *, by: Actor | None = None) -> str:
+    """A new secret at once (the admin's rotation): no earlier secret signs beside it, an API
+    rotation's overlap included."""
     endpoint.secret = new_secret()
-    endpoint.save(update_fields=["secret"])
+    endpoint.previous_secret, endpoint.previous_secret_expires_at = "", None
+    endpoint.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at"])
     record_by(by, "endpoint.secret_rotated", endpoint)  # that it changed; never the secret
     return endpoint.secret
 
@@ -126,33 +129,9 @@ def fan_out() -> int:
             return 0
         connection = transaction.get_connection()
         with connection.cursor() as cursor:
-            cursor.execute(_fan_out_sql(connection.vendor, len(events)), [now, now, *events])
+            cursor.execute(sql.fan_out(connection.vendor, len(events)), [now, now, *events])
         Event.objects.filter(pk__in=events).update(fanned_out=True)
     return len(events)
-
-
-def _fan_out_sql(vendor: str, count: int) -> str:
-    # Written by hand: the ORM has no INSERT … SELECT. Only names from the models are formatted
-    # in; every value is a parameter.
-    delivery, endpoint, event = (
-        Delivery._meta.db_table,
-        Endpoint._meta.db_table,
-        Event._meta.db_table,
-    )
-    if vendor == "postgresql":
-        lists_type = "en.events @> jsonb_build_array(ev.type)"  # the GIN index's operator
-    else:
-        lists_type = "EXISTS (SELECT 1 FROM json_each(en.events) WHERE json_each.value = ev.type)"
-    return (
-        f"INSERT INTO {delivery} "  # noqa: S608
-        "(endpoint_id, event_id, state, attempts, next_attempt_at, created_at, last_error) "
-        f"SELECT en.id, ev.id, '{DeliveryState.PENDING}', 0, %s, %s, '' "
-        f"FROM {event} ev JOIN {endpoint} en ON {lists_type} AND en.enabled "
-        "AND en.created_at <= ev.created_at "
-        "AND (ev.account_id IS NULL OR ev.account_id = en.account_id) "
-        f"WHERE ev.id IN ({', '.join(['%s'] * count)}) "
-        "ON CONFLICT DO NOTHING"
-    )
 
 
 def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) -> list[list[int]]:
@@ -183,11 +162,11 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
             # The endpoints' rows are locked first, and their places counted by the next
             # statement, which sees every lease committed before: two passes cannot both take
             # an endpoint's last place. Dispatch's pass leaves an endpoint locked by another.
-            cursor.execute(_ready_sql(connection.vendor, endpoint_id is not None), params)
+            cursor.execute(sql.ready(connection.vendor, endpoint_id is not None), params)
             ready = [int(row[0]) for row in cursor.fetchall()]
             if not ready:
                 return []
-            cursor.execute(_lease_sql(len(ready)), {**params, **_named(ready)})
+            cursor.execute(sql.lease(len(ready)), {**params, **_named(ready)})
             runs: dict[tuple[int, int], list[int]] = {}
             for delivery, endpoint, run in cursor.fetchall():
                 runs.setdefault((endpoint, run), []).append(int(delivery))
@@ -206,74 +185,6 @@ def _named(ids: list[int]) -> dict[str, int]:
     return {f"e{n}": value for n, value in enumerate(ids)}
 
 
-@cache
-def _ready_sql(vendor: str, one_endpoint: bool) -> str:
-    delivery, endpoint = Delivery._meta.db_table, Endpoint._meta.db_table
-    if one_endpoint:
-        which = "id = %(endpoint)s"
-    else:
-        which = (
-            f"id IN (SELECT endpoint_id FROM {delivery} "  # noqa: S608
-            f"WHERE state = '{DeliveryState.PENDING.value}' AND next_attempt_at <= %(now)s)"
-        )
-    lock = ""
-    if vendor == "postgresql":
-        lock = "FOR UPDATE" if one_endpoint else "FOR UPDATE SKIP LOCKED"
-    return (
-        f"SELECT id FROM {endpoint} WHERE enabled "  # noqa: S608
-        f"AND (paused_until IS NULL OR paused_until <= %(now)s) AND {which} "
-        f"ORDER BY id LIMIT %(batch)s {lock}"
-    )
-
-
-@cache
-def _lease_sql(endpoints: int) -> str:
-    # Written by hand: the ORM cannot number each endpoint's due deliveries and lease the first
-    # of them in one statement. Only names from the models are formatted in.
-    delivery, endpoint = Delivery._meta.db_table, Endpoint._meta.db_table
-    pending = DeliveryState.PENDING.value
-    ready = ", ".join(f"%(e{n})s" for n in range(endpoints))
-
-    def leasable(table: str) -> str:
-        return (
-            f"{table}.state = '{pending}' AND {table}.next_attempt_at <= %(now)s "
-            f"AND ({table}.leased_until IS NULL OR {table}.leased_until <= %(now)s)"
-        )
-
-    # Numbered once, in a CTE of its own, then leased by primary key: an endpoint's due
-    # deliveries are dealt in turn to a run for each of its places, up to RUN each, and the
-    # runs of its free places are leased (a worker coming back for more leaves the rest to its
-    # other places'). Only the due deliveries of endpoints with a place free are read: what a
-    # hanging receiver is owed piles up unread. Every pass that leases an endpoint's
-    # deliveries holds its row (lease_due): none can have leased these meanwhile.
-    return (
-        "WITH ready AS ("  # noqa: S608
-        " SELECT id, CASE WHEN failures >= %(trial_after)s THEN 1 ELSE %(places)s END AS places"
-        f" FROM {endpoint} WHERE id IN ({ready})), "
-        "busy AS ("
-        f" SELECT endpoint_id, count(DISTINCT run) AS n FROM {delivery}"
-        f" WHERE state = '{pending}' AND leased_until > %(now)s"
-        f" AND endpoint_id IN ({ready}) GROUP BY endpoint_id), "
-        "room AS ("
-        " SELECT ready.id, ready.places, ready.places - COALESCE(busy.n, 0) AS free"
-        " FROM ready LEFT JOIN busy ON busy.endpoint_id = ready.id"
-        " WHERE ready.places > COALESCE(busy.n, 0)), "
-        "due AS ("
-        " SELECT d.id, d.endpoint_id, d.next_attempt_at, row_number() OVER ("
-        "  PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) - 1 AS turn"
-        f" FROM {delivery} d WHERE d.endpoint_id IN (SELECT id FROM room) AND {leasable('d')}), "
-        "picked AS MATERIALIZED ("
-        " SELECT due.id, due.turn %% room.places AS lane"
-        " FROM due JOIN room ON room.id = due.endpoint_id"
-        " WHERE due.turn %% room.places < room.free AND due.turn < room.places * %(run)s"
-        " ORDER BY due.next_attempt_at LIMIT %(batch)s) "
-        f"UPDATE {delivery} SET leased_until = %(until)s,"
-        " run = %(runs_from)s + picked.lane FROM picked "
-        f"WHERE {delivery}.id = picked.id "
-        f"RETURNING {delivery}.id, {delivery}.endpoint_id, {delivery}.run"
-    )
-
-
 @transaction.atomic  # the delivery's end and what it does to its endpoint, seen together
 def record(delivery: Delivery, attempt: Attempt, now: datetime | None = None) -> None:
     """What became of an attempt: delivered; or tried again after the schedule's next wait;
@@ -283,7 +194,8 @@ def record(delivery: Delivery, attempt: Attempt, now: datetime | None = None) ->
     The endpoint's circuit breaker counts its failed attempts in a row (no answer, 5xx, 429):
     from ``PETSTORE_WEBHOOK_PAUSE_AFTER`` on it is paused, and what it is owed waits without
     spending its schedule; a ``Retry-After`` on a 429 or 503 pauses it as asked (at most an
-    hour); a success resumes it. A success costs two UPDATEs."""
+    hour); a success resumes it. One failing for ``PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS`` is
+    disabled, and what it is owed failed. A success costs two UPDATEs."""
     now = now or timezone.now()
     schedule = settings.PETSTORE_WEBHOOK_RETRY_SECONDS
     delivery.last_attempt_at, delivery.last_status = now, attempt.status
@@ -319,12 +231,8 @@ def record(delivery: Delivery, attempt: Attempt, now: datetime | None = None) ->
         endpoint_set_enabled(
             delivery.endpoint, False, "Every delivery failed through the schedule."
         )
-    elif paused and now - (delivery.endpoint.failing_since or now) > timedelta(
-        seconds=sum(schedule)
-    ):
-        endpoint_set_enabled(
-            delivery.endpoint, False, "No delivery succeeded for as long as the schedule lasts."
-        )
+    elif paused and _dead(delivery.endpoint, now):
+        _disable_dead(delivery, attempt)
 
 
 _RECORDED = [
@@ -395,6 +303,31 @@ def _trip(endpoint: Endpoint, attempt: Attempt, now: datetime) -> bool:
     until = now + timedelta(seconds=pause)
     endpoint.paused_until = max(until, endpoint.paused_until or until)
     return True
+
+
+def _dead(endpoint: Endpoint, now: datetime) -> bool:
+    """Whether every attempt has failed for ``PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS``: a paused
+    endpoint's deliveries never spend their schedule, so without this a receiver that never
+    comes back would be tried for as long as events are kept."""
+    days = timedelta(days=settings.PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS)
+    return (
+        endpoint.enabled
+        and endpoint.failing_since is not None
+        and now - endpoint.failing_since >= days
+    )
+
+
+def _disable_dead(delivery: Delivery, attempt: Attempt) -> None:
+    """Disable the delivery's endpoint, saying why, and fail what it is owed, for ``recover``
+    to send once the receiver is fixed (the endpoint's row is locked by ``record``)."""
+    days = settings.PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS
+    last = attempt.error or f"HTTP {attempt.status}"
+    reason = f"Every attempt failed for {days} days; the last: {last}"
+    endpoint_set_enabled(delivery.endpoint, False, reason[:200])
+    Delivery.objects.filter(endpoint_id=delivery.endpoint_id, state=DeliveryState.PENDING).update(
+        state=DeliveryState.FAILED, next_attempt_at=None, leased_until=None, run=None
+    )
+    delivery.state, delivery.next_attempt_at = DeliveryState.FAILED, None
 
 
 def _delivered_since(delivery: Delivery) -> bool:

@@ -30,5 +30,12 @@ PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY = env_int(
 PETSTORE_WEBHOOK_PAUSE_AFTER = env_int("PETSTORE_WEBHOOK_PAUSE_AFTER", 5, minimum=1)
 PETSTORE_WEBHOOK_PAUSE_SECONDS = env_int("PETSTORE_WEBHOOK_PAUSE_SECONDS", 30, minimum=1)
 PETSTORE_WEBHOOK_MAX_PAUSE_SECONDS = env_int("PETSTORE_WEBHOOK_MAX_PAUSE_SECONDS", 1800, minimum=1)
+# A paused endpoint spends no delivery's schedule, so one whose every attempt has failed this
+# long is disabled instead (Stripe and Svix give a dead receiver days too), and what it is owed
+# failed, for recover to send once it is fixed; fewer days than events are kept (30), or what it
+# is owed would be purged before it is disabled.
+PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS = env_int(
+    "PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS", 3, minimum=1, maximum=29
+)
 # How long a worker holds a delivery before another may take it: more than a try can last.
 PETSTORE_WEBHOOK_LEASE_SECONDS = env_int("PETSTORE_WEBHOOK_LEASE_SECONDS", 60, minimum=1)

@@ -137,16 +137,20 @@ def test_retry_after_is_seconds_or_an_http_date():
     assert seconds_to_wait("soon", NOW) is None
 
 
-def test_an_endpoint_failing_longer_than_a_schedule_is_disabled(endpoint):
-    (delivery,) = owed(endpoint, 1)
+def test_an_endpoint_failing_for_the_days_is_disabled(endpoint, settings):
+    settings.PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS = 3
+    *first, delivery = owed(endpoint, 5)
+    for failed in first:  # four failures that spend no delivery's whole schedule
+        services.record(failed, TIMEOUT, NOW)
     at = NOW
     while Endpoint.objects.get().enabled:
         services.record(delivery, TIMEOUT, at)
         at += timedelta(minutes=30)
-        assert at < NOW + timedelta(days=2), "never disabled"
+        assert at < NOW + timedelta(days=4), "never disabled"
     endpoint.refresh_from_db()
     assert endpoint.state_at(at) == EndpointState.DISABLED
-    assert "schedule" in endpoint.disabled_reason
+    assert endpoint.disabled_reason.startswith("Every attempt failed for 3 days")
+    assert at > NOW + timedelta(days=3)
 
 
 def test_at_most_two_runs_in_flight_per_endpoint(endpoint, make_account, monkeypatch):
