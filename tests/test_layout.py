@@ -5,6 +5,7 @@ however indirectly."""
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,3 +78,18 @@ def test_no_modules_import_each_other():
             visit(module, [module])
 
     assert cycles == []
+
+
+def test_no_module_is_over_400_lines():
+    """A module a reader can hold in mind: past 400 lines, it is split along its concerns."""
+    skipped = {"migrations", "tests", "node_modules", "__pycache__"}
+    long = {}
+    for folder, folders, files in os.walk(ROOT):
+        # Hidden folders hold environments and tools (.venv, bench/.venv-production, .tools).
+        folders[:] = [f for f in folders if f not in skipped and not f.startswith(".")]
+        for name in files:
+            path = Path(folder, name)
+            if name.endswith(".py") and (lines := len(path.read_text().splitlines())) > 400:
+                long[str(path.relative_to(ROOT))] = lines
+
+    assert long == {}
