@@ -3,6 +3,7 @@ checked address, without following redirects; any 2xx within the timeout is deli
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import NamedTuple
@@ -15,7 +16,7 @@ from standardwebhooks import Webhook
 from events.models import Event
 from events.serializers import EventSerializer
 from webhooks.addresses import Refused, Target, target
-from webhooks.models import Endpoint
+from webhooks.models import RESPONSE_CHARS, AttemptError, Endpoint
 
 USER_AGENT = "petstore-webhooks/1"
 # How an attempt refused by the address rules, never sent, says so.
@@ -26,6 +27,18 @@ class Attempt(NamedTuple):
     status: int | None  # the HTTP status; None when there was no answer
     error: str = ""
     retry_after: float | None = None  # seconds, from a 429's or 503's Retry-After
+    duration_ms: int | None = None  # from sending to the answer's end, or to the failure
+    response: str = ""  # the start of the receiver's answer, as text
+    no_answer: AttemptError | None = None  # why there was none, when there was none
+
+    @property
+    def error_kind(self) -> AttemptError | None:
+        """Why it was not delivered; None when it was."""
+        if self.delivered:
+            return None
+        if self.status is None:
+            return self.no_answer or AttemptError.CONNECTION
+        return AttemptError.REDIRECT if 300 <= self.status < 400 else AttemptError.STATUS
 
     @property
     def delivered(self) -> bool:
@@ -86,25 +99,47 @@ class Sender:
         try:
             where = target(self.endpoint.url)
         except Refused as exc:
-            return Attempt(None, f"{REFUSED}{exc}")
+            return Attempt(None, f"{REFUSED}{exc}", no_answer=AttemptError.ADDRESS)
         body = body_of(event)
         at = datetime.now(UTC)
         headers = signed_headers(self.endpoint.secrets_at(at), event.uid, at, body)
         default_port = 443 if where.scheme == "https" else 80
         host = f"[{where.host}]" if ":" in where.host else where.host
         headers["Host"] = host if where.port == default_port else f"{host}:{where.port}"
+        started = time.monotonic()
         try:
             response = self._pool(where).urlopen(
-                "POST", where.path, body=body, headers=headers, redirect=False, retries=False
+                "POST",
+                where.path,
+                body=body,
+                headers=headers,
+                redirect=False,
+                retries=False,
+                preload_content=False,
             )
+            # The start of the answer only: a receiver's body may be of any size.
+            start = response.read(RESPONSE_CHARS)
         except urllib3.exceptions.HTTPError as exc:
-            return Attempt(None, f"{type(exc).__name__}: {exc}"[:300])
+            return Attempt(
+                None,
+                f"{type(exc).__name__}: {exc}"[:300],
+                duration_ms=_ms_since(started),
+                no_answer=_why(exc),
+            )
+        if not response.closed:
+            response.close()  # more follows, unread: the connection cannot carry another
+        response.release_conn()
         retry_after = None
         if response.status in (429, 503):
             retry_after = seconds_to_wait(
                 response.headers.get("Retry-After", ""), datetime.now(UTC)
             )
-        return Attempt(response.status, retry_after=retry_after)
+        return Attempt(
+            response.status,
+            retry_after=retry_after,
+            duration_ms=_ms_since(started),
+            response=start.decode(errors="replace"),
+        )
 
     def _pool(self, where: Target) -> urllib3.HTTPConnectionPool:
         """Connections to the address just checked: those to another are closed."""
@@ -126,6 +161,21 @@ class Sender:
                 where.address, where.port, timeout=self.timeout, retries=False
             )
         return self.pool
+
+
+def _ms_since(started: float) -> int:
+    return round((time.monotonic() - started) * 1000)
+
+
+def _why(exc: urllib3.exceptions.HTTPError) -> AttemptError:
+    # A refused connection is a ConnectTimeoutError to urllib3, for its callers of old.
+    if isinstance(exc, urllib3.exceptions.NewConnectionError):
+        return AttemptError.CONNECTION
+    if isinstance(exc, urllib3.exceptions.TimeoutError):
+        return AttemptError.TIMEOUT
+    if isinstance(exc, urllib3.exceptions.SSLError):
+        return AttemptError.TLS
+    return AttemptError.CONNECTION
 
 
 def seconds_to_wait(retry_after: str, now: datetime) -> float | None:

@@ -89,6 +89,21 @@ class DeliveryState(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+class AttemptError(models.TextChoices):
+    """Why an attempt was not delivered."""
+
+    TIMEOUT = "timeout", "Timeout: no answer in time"
+    CONNECTION = "connection", "Connection: refused, reset or unresolved"
+    TLS = "tls", "TLS: the handshake or the certificate failed"
+    STATUS = "status", "Status: answered other than 2xx"
+    REDIRECT = "redirect", "Redirect: answered 3xx, which is not followed"
+    ADDRESS = "address", "Address: not sent, the URL's address is refused"
+
+
+# The most of a receiver's answer kept with its delivery.
+RESPONSE_CHARS = 512
+
+
 class Delivery(models.Model):
     """One event for one endpoint, and how its tries went."""
 
@@ -107,6 +122,9 @@ class Delivery(models.Model):
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     last_status = models.PositiveIntegerField(null=True, blank=True)  # the HTTP status
     last_error = models.CharField(max_length=300, blank=True)
+    last_error_kind = models.CharField(max_length=16, choices=AttemptError.choices, blank=True)
+    last_duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    last_response = models.CharField(max_length=RESPONSE_CHARS, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -116,6 +134,8 @@ class Delivery(models.Model):
             models.UniqueConstraint(fields=("endpoint", "event"), name="delivery_once"),
         ]
         indexes = [
+            # An endpoint's deliveries, newest first (webhooks.selectors).
+            models.Index(fields=("endpoint", "-id"), name="delivery_endpoint_listed_idx"),
             models.Index(
                 fields=("next_attempt_at",),
                 name="delivery_due_idx",
@@ -137,3 +157,13 @@ class Delivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} to {self.endpoint}"
+
+    @property
+    def last_attempt(self) -> Delivery | None:
+        """Itself, as the record of its last attempt; None before the first."""
+        return self if self.last_attempt_at is not None else None
+
+    @property
+    def last_failure(self) -> AttemptError | None:
+        """Why its last attempt was not delivered; None when it was, or before the first."""
+        return AttemptError(self.last_error_kind) if self.last_error_kind else None

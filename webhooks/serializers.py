@@ -1,18 +1,30 @@
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
+from events.models import KEPT_DAYS
 from events.types import EVENT_TYPES, EventType
+from petstore.pagination import PageQuery
 from petstore.serializers import (
+    QuerySerializer,
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
     StrictSerializer,
 )
 from webhooks.addresses import Refused, target
-from webhooks.models import MAX_SECRET_OVERLAP_SECONDS, EndpointState
+from webhooks.models import (
+    MAX_SECRET_OVERLAP_SECONDS,
+    RESPONSE_CHARS,
+    AttemptError,
+    DeliveryState,
+    EndpointState,
+)
 
 
 class EndpointSerializer(serializers.Serializer):
@@ -141,4 +153,112 @@ class RotatedSecretSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Until when deliveries are signed with the previous secret too; null when "
         "it stopped at once.",
+    )
+
+
+class LastAttemptSerializer(serializers.Serializer):
+    """How a delivery's last attempt went."""
+
+    at = serializers.DateTimeField(source="last_attempt_at", read_only=True)
+    status = serializers.IntegerField(
+        source="last_status",
+        read_only=True,
+        allow_null=True,
+        help_text="The receiver's HTTP status; null when it gave none.",
+    )
+    durationMs = serializers.IntegerField(
+        source="last_duration_ms",
+        read_only=True,
+        allow_null=True,
+        help_text="From sending to the answer, or to the failure.",
+    )
+    # A string, not an enum: drf-spectacular writes a nullable enum as a ``oneOf`` beside
+    # ``nullable`` with no ``type``, which OpenAPI 3.0 linters refuse.
+    error = serializers.CharField(
+        source="last_failure",
+        read_only=True,
+        allow_null=True,
+        help_text="Why it was not delivered; null when it was. "
+        + "; ".join(f"`{kind.value}`: {kind.label.partition(': ')[2]}" for kind in AttemptError)
+        + ".",
+    )
+    response = serializers.CharField(
+        source="last_response",
+        read_only=True,
+        help_text=f"The first {RESPONSE_CHARS} bytes of the receiver's answer, as text.",
+    )
+
+
+class DeliverySerializer(serializers.Serializer):
+    """An event sent, or to be sent, to an endpoint: never its signature."""
+
+    id = serializers.IntegerField(read_only=True)
+    eventId = serializers.CharField(source="event.uid", read_only=True)
+    eventType = serializers.ChoiceField(
+        source="event.type", choices=EventType.choices, read_only=True
+    )
+    state = serializers.ChoiceField(choices=DeliveryState.choices, read_only=True)
+    attempts = serializers.IntegerField(read_only=True)
+    nextAttemptAt = serializers.DateTimeField(
+        source="next_attempt_at",
+        read_only=True,
+        allow_null=True,
+        help_text="When it is tried next; null unless pending.",
+    )
+    createdAt = serializers.DateTimeField(source="created_at", read_only=True)
+    lastAttempt = LastAttemptSerializer(
+        source="last_attempt",
+        read_only=True,
+        allow_null=True,
+        help_text="Null before the first attempt.",
+    )
+
+
+class DeliveryListFilter(QuerySerializer):
+    state = StrictChoiceField(
+        choices=DeliveryState.choices, required=False, help_text="Only deliveries in this state."
+    )
+
+
+class DeliveryListQuery(DeliveryListFilter, PageQuery):
+    """Everything a listing of deliveries reads from its query string."""
+
+
+class Rfc3339Field(serializers.DateTimeField):
+    """A time written as RFC 3339 says: with its offset from UTC."""
+
+    default_error_messages = {"offset": "An RFC 3339 time with its offset (Z or +hh:mm)."}
+
+    def to_internal_value(self, value: Any) -> datetime:
+        moment = super().to_internal_value(value)
+        if isinstance(value, str) and getattr(parse_datetime(value), "tzinfo", None) is None:
+            self.fail("offset")
+        return moment
+
+
+class RecoverySerializer(StrictSerializer):
+    """What a client sends to have an endpoint's failed deliveries sent once more."""
+
+    since = Rfc3339Field(
+        help_text=f"The failed deliveries made from then on are sent; at most {KEPT_DAYS} "
+        "days back, as long as deliveries are kept."
+    )
+
+    def validate_since(self, since: datetime) -> datetime:
+        now = timezone.now()
+        if since > now:
+            raise serializers.ValidationError("It is in the future.")
+        if since < now - timedelta(days=KEPT_DAYS):
+            raise serializers.ValidationError(f"Deliveries are kept {KEPT_DAYS} days only.")
+        return since
+
+
+class RecoveredSerializer(serializers.Serializer):
+    """What a recovery queued."""
+
+    requeued = serializers.IntegerField(read_only=True, help_text="Deliveries queued again.")
+    hasMore = serializers.BooleanField(
+        source="has_more",
+        read_only=True,
+        help_text="More failed deliveries since then are left: call again to queue them.",
     )

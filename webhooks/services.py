@@ -200,6 +200,8 @@ def record(delivery: Delivery, attempt: Attempt, now: datetime | None = None) ->
     schedule = settings.PETSTORE_WEBHOOK_RETRY_SECONDS
     delivery.last_attempt_at, delivery.last_status = now, attempt.status
     delivery.last_error, delivery.leased_until, delivery.run = attempt.error, None, None
+    delivery.last_error_kind = attempt.error_kind or ""
+    delivery.last_duration_ms, delivery.last_response = attempt.duration_ms, attempt.response
     paused = False
     if attempt.delivered:
         _resume(delivery.endpoint_id)
@@ -244,32 +246,36 @@ _RECORDED = [
     "last_attempt_at",
     "last_status",
     "last_error",
+    "last_error_kind",
+    "last_duration_ms",
+    "last_response",
 ]
 
 
-def record_delivered(
-    endpoint_id: int, delivered: list[tuple[int, int | None]], now: datetime
-) -> None:
-    """A run's deliveries that arrived, as (delivery, HTTP status): as ``record`` records
-    each, in an UPDATE for each status (one, usually) and one that resumes the endpoint if it
-    was failing."""
+def record_delivered(endpoint_id: int, delivered: list[tuple[int, Attempt]], now: datetime) -> None:
+    """A run's deliveries that arrived, as (delivery, attempt): as ``record`` records each, in
+    one UPDATE for them all and one that resumes the endpoint if it was failing."""
     if not delivered:
         return
     _resume(endpoint_id)
-    by_status: dict[int | None, list[int]] = {}
-    for delivery, status in delivered:
-        by_status.setdefault(status, []).append(delivery)
-    for status, deliveries in by_status.items():
-        Delivery.objects.filter(pk__in=deliveries).update(
+    rows = [
+        Delivery(
+            pk=delivery,
             state=DeliveryState.DELIVERED,
             attempts=F("attempts") + 1,
             next_attempt_at=None,
             leased_until=None,
             run=None,
             last_attempt_at=now,
-            last_status=status,
+            last_status=attempt.status,
             last_error="",
+            last_error_kind="",
+            last_duration_ms=attempt.duration_ms,
+            last_response=attempt.response,
         )
+        for delivery, attempt in delivered
+    ]
+    Delivery.objects.bulk_update(rows, _RECORDED)
 
 
 def _resume(endpoint_id: int) -> None:

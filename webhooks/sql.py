@@ -24,8 +24,9 @@ def fan_out(vendor: str, count: int) -> str:
         lists_type = "EXISTS (SELECT 1 FROM json_each(en.events) WHERE json_each.value = ev.type)"
     return (
         f"INSERT INTO {delivery} "  # noqa: S608
-        "(endpoint_id, event_id, state, attempts, next_attempt_at, created_at, last_error) "
-        f"SELECT en.id, ev.id, '{DeliveryState.PENDING}', 0, %s, %s, '' "
+        "(endpoint_id, event_id, state, attempts, next_attempt_at, created_at, last_error, "
+        "last_error_kind, last_response) "
+        f"SELECT en.id, ev.id, '{DeliveryState.PENDING}', 0, %s, %s, '', '', '' "
         f"FROM {event} ev JOIN {endpoint} en ON {lists_type} AND en.enabled "
         "AND en.created_at <= ev.created_at "
         "AND (ev.account_id IS NULL OR ev.account_id = en.account_id) "

@@ -75,7 +75,7 @@ def _send(run: list[int]) -> int | None:
         + settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS
     )
     stop_at = time.monotonic() + settings.PETSTORE_WEBHOOK_LEASE_SECONDS - longest
-    delivered: list[tuple[int, int | None]] = []
+    delivered: list[tuple[int, delivery.Attempt]] = []
     left: list[Delivery] = []
     with delivery.Sender(endpoint) as sender:
         for n, owing in enumerate(owed):
@@ -85,7 +85,7 @@ def _send(run: list[int]) -> int | None:
             attempt = sender.attempt(owing.event)
             WEBHOOK_ATTEMPTS.labels(attempt.result).inc()
             if attempt.delivered:
-                delivered.append((owing.pk, attempt.status))
+                delivered.append((owing.pk, attempt))
                 WEBHOOK_LATENCY.observe((timezone.now() - owing.event.created_at).total_seconds())
                 continue
             # In the order they were made: the successes before it reset the circuit breaker.

@@ -2,7 +2,7 @@ from django.urls import path
 
 import petstore.converters  # noqa: F401  (registers int64)
 from petstore.conditional import conditional
-from webhooks.views import EndpointViewSet
+from webhooks.views import DeliveryViewSet, EndpointViewSet
 
 urlpatterns = [
     path(
@@ -23,5 +23,20 @@ urlpatterns = [
         "webhook_endpoints/<int64:endpointId>/rotate_secret",
         EndpointViewSet.as_view({"post": "rotate_secret"}),
         name="webhook-endpoint-rotate-secret",
+    ),
+    path(
+        "webhook_endpoints/<int64:endpointId>/deliveries",
+        DeliveryViewSet.as_view({"get": "list"}),
+        name="webhook-delivery-list",
+    ),
+    path(
+        "webhook_endpoints/<int64:endpointId>/deliveries/<int64:deliveryId>/retry",
+        DeliveryViewSet.as_view({"post": "retry"}),
+        name="webhook-delivery-retry",
+    ),
+    path(
+        "webhook_endpoints/<int64:endpointId>/recover",
+        EndpointViewSet.as_view({"post": "recover"}),
+        name="webhook-endpoint-recover",
     ),
 ]

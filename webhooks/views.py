@@ -18,19 +18,25 @@ from rest_framework.response import Response
 from apikeys.actors import actor_of
 from apikeys.authentication import caller_key
 from events.serializers import event_schema
-from petstore import conditional
+from petstore import conditional, pagination
 from petstore.openapi import error_responses, response_headers
+from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
 from petstore.renderers import JsonAnswer
 from petstore.scopes import Scope
 from petstore.serializers import PATH_ID_SCHEMA
-from webhooks import endpoints, services
-from webhooks.models import Endpoint
+from webhooks import deliveries, endpoints, selectors, services
+from webhooks.models import Delivery, Endpoint
 from webhooks.serializers import (
     CreatedEndpointSerializer,
+    DeliveryListFilter,
+    DeliveryListQuery,
+    DeliverySerializer,
     EndpointChangesSerializer,
     EndpointSerializer,
     NewEndpointSerializer,
+    RecoveredSerializer,
+    RecoverySerializer,
     RotatedSecretSerializer,
     SecretRotationSerializer,
 )
@@ -65,12 +71,31 @@ EVENT_DELIVERY = OpenApiCallback(
 ENDPOINT_ID = OpenApiParameter(
     "endpointId", PATH_ID_SCHEMA, OpenApiParameter.PATH, description="The endpoint's ID."
 )
+DELIVERY_ID = OpenApiParameter(
+    "deliveryId", PATH_ID_SCHEMA, OpenApiParameter.PATH, description="The delivery's ID."
+)
+
+
+class SecretKeysOnly(viewsets.GenericViewSet):
+    """Secret keys only: webhook endpoints name where the account's own events go."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if caller_key(request).is_publishable:
+            raise PermissionDenied("Webhook endpoints need a secret key.")
+
+    def _mine(self, request: Request, endpoint_id: int) -> Endpoint:
+        """The caller's account's endpoint; another account's is not found."""
+        account_id = caller_key(request).account_id
+        endpoint = Endpoint.objects.filter(pk=endpoint_id, account_id=account_id).first()
+        if endpoint is None:
+            raise Http404
+        return endpoint
 
 
 @extend_schema(tags=["webhooks"])
-class EndpointViewSet(viewsets.GenericViewSet):
-    """The calling account's webhook endpoints; secret keys only, since they name where the
-    account's own events go."""
+class EndpointViewSet(SecretKeysOnly):
+    """The calling account's webhook endpoints."""
 
     serializer_class = EndpointSerializer
     required_scopes = {
@@ -80,15 +105,11 @@ class EndpointViewSet(viewsets.GenericViewSet):
         "destroy": Scope.WEBHOOKS_WRITE,
         "partial_update": Scope.WEBHOOKS_WRITE,
         "rotate_secret": Scope.WEBHOOKS_WRITE,
+        "recover": Scope.WEBHOOKS_WRITE,
     }
 
     # No versions (petstore.conditional): a paused endpoint's state changes when its pause ends,
     # without a write, so its answers are tagged by their bytes.
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)
-        if caller_key(request).is_publishable:
-            raise PermissionDenied("Webhook endpoints need a secret key.")
 
     @extend_schema(
         operation_id="listWebhookEndpoints",
@@ -206,10 +227,83 @@ class EndpointViewSet(viewsets.GenericViewSet):
         services.endpoint_delete(endpoint=self._mine(request, endpointId), by=actor_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    def _mine(self, request: Request, endpoint_id: int) -> Endpoint:
-        """The caller's account's endpoint; another account's is not found."""
-        account_id = caller_key(request).account_id
-        endpoint = Endpoint.objects.filter(pk=endpoint_id, account_id=account_id).first()
-        if endpoint is None:
+    @extend_schema(
+        operation_id="recoverWebhookEndpoint",
+        summary="Send a webhook endpoint's failed deliveries again",
+        description="Queues once more, oldest first, each of the endpoint's deliveries that "
+        "failed and was made since `since`, up to 1,000 a call (`hasMore`: call again for the "
+        "rest). The workers send them, each with its own `webhook-id`, once the endpoint is "
+        "neither paused nor disabled.",
+        parameters=[ENDPOINT_ID],
+        request=RecoverySerializer,
+        responses={
+            202: OpenApiResponse(RecoveredSerializer, "Queued."),
+            **error_responses(400, 404, 413, 415),
+        },
+    )
+    def recover(self, request: Request, endpointId: int) -> Response:
+        endpoint = self._mine(request, endpointId)
+        recovery = RecoverySerializer(data=json_object(request))
+        recovery.is_valid(raise_exception=True)
+        recovered = deliveries.endpoint_recover(
+            endpoint=endpoint, since=recovery.validated_data["since"], by=actor_of(request)
+        )
+        return Response(RecoveredSerializer(recovered).data, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(tags=["webhooks"])
+class DeliveryViewSet(SecretKeysOnly):
+    """An endpoint's deliveries: how each went, and sending one again."""
+
+    pagination_class = KeysetPagination
+    serializer_class = DeliverySerializer
+    required_scopes = {"list": Scope.WEBHOOKS_READ, "retry": Scope.WEBHOOKS_WRITE}
+
+    @extend_schema(
+        operation_id="listWebhookDeliveries",
+        summary="List a webhook endpoint's deliveries",
+        description="Newest first, kept 30 days, paged like `listPets`: each with how its "
+        "last attempt went (the receiver's status, how long it took, why it failed, the start "
+        "of its answer).",
+        parameters=[ENDPOINT_ID, DeliveryListFilter, *response_headers("Link", on=(200,))],
+        responses={
+            200: OpenApiResponse(DeliverySerializer(many=True), "A page of deliveries."),
+            **error_responses(400, 404),
+        },
+    )
+    def list(self, request: Request, endpointId: int) -> HttpResponse:
+        endpoint = self._mine(request, endpointId)
+        query = DeliveryListQuery.parse(request.query_params)
+        wanted = pagination.page(request, query)
+        found = selectors.delivery_page(
+            endpoint=endpoint,
+            state=query.get("state"),
+            before=wanted.after,
+            limit=wanted.limit + 1,
+        )
+        rows = cast(list[dict[str, Any]], DeliverySerializer(found, many=True).data)
+        return pagination.page_response(request, wanted, rows)
+
+    @extend_schema(
+        operation_id="retryWebhookDelivery",
+        summary="Send a delivery again",
+        description="Sends it again now, whatever its state, with the same `webhook-id`, once "
+        "its endpoint is neither paused nor disabled; the deliveries list shows how it went.",
+        parameters=[ENDPOINT_ID, DELIVERY_ID],
+        request=None,
+        responses={
+            202: OpenApiResponse(DeliverySerializer, "Queued: the delivery, as listed."),
+            **error_responses(404),
+        },
+    )
+    def retry(self, request: Request, endpointId: int, deliveryId: int) -> Response:
+        endpoint = self._mine(request, endpointId)
+        delivery = (
+            Delivery.objects.select_related("event")
+            .filter(pk=deliveryId, endpoint=endpoint)
+            .first()
+        )
+        if delivery is None:
             raise Http404
-        return endpoint
+        delivery = deliveries.delivery_retry(delivery=delivery, by=actor_of(request))
+        return Response(DeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)

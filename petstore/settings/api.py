@@ -101,6 +101,7 @@ SPECTACULAR_SETTINGS = {
         "EventType": "events.types.EventType",
         "OrderStatus": "store.models.OrderStatus",
         "EndpointState": "webhooks.models.EndpointState",
+        "DeliveryState": "webhooks.models.DeliveryState",
         "PlanCode": "apikeys.models.accounts.PlanCode",
         "WindowName": "apikeys.serializers.WINDOW_NAMES",
     },

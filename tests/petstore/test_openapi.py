@@ -42,6 +42,9 @@ SCOPES = {
     "deleteWebhookEndpoint": ["webhooks:write"],
     "updateWebhookEndpoint": ["webhooks:write"],
     "rotateWebhookEndpointSecret": ["webhooks:write"],
+    "listWebhookDeliveries": ["webhooks:read"],
+    "retryWebhookDelivery": ["webhooks:write"],
+    "recoverWebhookEndpoint": ["webhooks:write"],
 }
 
 

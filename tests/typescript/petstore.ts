@@ -114,6 +114,27 @@ export async function tour(key: string): Promise<string[]> {
   if (rotated.data === undefined) throw new Error(rotated.error.message);
   seen.push(`signs with ${rotated.data.secret.slice(0, 6)}… and the old until ${rotated.data.previousSecretExpiresAt}`);
 
+  const deliveries = await client.GET("/webhook_endpoints/{endpointId}/deliveries", {
+    params: { path: { endpointId: endpoint.data.id }, query: { state: "failed", limit: 10 } },
+  });
+  if (deliveries.data === undefined) throw new Error(deliveries.error.message);
+  for (const delivery of deliveries.data) {
+    const last = delivery.lastAttempt;
+    seen.push(`${delivery.eventType} ${delivery.state}: ${last === null ? "not tried" : `${last.status} ${last.error} in ${last.durationMs} ms`}`);
+    const retried = await client.POST("/webhook_endpoints/{endpointId}/deliveries/{deliveryId}/retry", {
+      params: { path: { endpointId: endpoint.data.id, deliveryId: delivery.id } },
+    });
+    if (retried.data === undefined) throw new Error(retried.error.message);
+    seen.push(`${retried.data.eventId}: ${retried.data.state}`);
+  }
+
+  const recovered = await client.POST("/webhook_endpoints/{endpointId}/recover", {
+    params: { path: { endpointId: endpoint.data.id } },
+    body: { since: new Date(Date.now() - 3_600_000).toISOString() },
+  });
+  if (recovered.data === undefined) throw new Error(recovered.error.message);
+  seen.push(`requeued ${recovered.data.requeued}, more: ${recovered.data.hasMore}`);
+
   const deleted = await client.DELETE("/webhook_endpoints/{endpointId}", {
     params: { path: { endpointId: endpoint.data.id } },
   });

@@ -42,6 +42,7 @@ class Receiver:
     received: list[Delivered] = field(default_factory=list)
     answers: queue.Queue[int | float] = field(default_factory=queue.Queue)
     connections: int = 0
+    body: bytes = b""  # what every answer carries
 
     @property
     def url(self) -> str:
@@ -96,8 +97,9 @@ def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
             self.send_response(int(answer))
             if answer in (301, 302, 307, 308):
                 self.send_header("Location", "http://169.254.169.254/latest/meta-data/")
-            self.send_header("Content-Length", "0")
+            self.send_header("Content-Length", str(len(mine.body)))
             self.end_headers()
+            self.wfile.write(mine.body)
 
         def log_message(self, *args: Any) -> None:
             pass
