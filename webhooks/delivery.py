@@ -119,6 +119,8 @@ class Sender:
             )
             # The start of the answer only: a receiver's body may be of any size.
             start = response.read(RESPONSE_CHARS)
+            # A connection carries the next delivery only once this answer has been read whole.
+            whole = response.read(1) == b""
         except urllib3.exceptions.HTTPError as exc:
             return Attempt(
                 None,
@@ -126,7 +128,7 @@ class Sender:
                 duration_ms=_ms_since(started),
                 no_answer=_why(exc),
             )
-        if not response.closed:
+        if not whole:
             response.close()  # more follows, unread: the connection cannot carry another
         response.release_conn()
         retry_after = None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Case, CharField, F, Field, IntegerField, Q, Value, When
 from django.utils import timezone
 
 from apikeys.models import Account
@@ -258,24 +258,35 @@ def record_delivered(endpoint_id: int, delivered: list[tuple[int, Attempt]], now
     if not delivered:
         return
     _resume(endpoint_id)
-    rows = [
-        Delivery(
-            pk=delivery,
+    # One UPDATE for each status (one, usually): only each attempt's duration and answer vary
+    # within it. Django's bulk_update, a CASE for every column, made a run's record the
+    # workers' bottleneck (docs/performance.md).
+    by_status: dict[int | None, list[tuple[int, Attempt]]] = {}
+    for delivery, attempt in delivered:
+        by_status.setdefault(attempt.status, []).append((delivery, attempt))
+    for status, attempts in by_status.items():
+        Delivery.objects.filter(pk__in=[delivery for delivery, _ in attempts]).update(
             state=DeliveryState.DELIVERED,
             attempts=F("attempts") + 1,
             next_attempt_at=None,
             leased_until=None,
             run=None,
             last_attempt_at=now,
-            last_status=attempt.status,
+            last_status=status,
             last_error="",
             last_error_kind="",
-            last_duration_ms=attempt.duration_ms,
-            last_response=attempt.response,
+            last_duration_ms=_each(attempts, "duration_ms", IntegerField()),
+            last_response=_each(attempts, "response", CharField()),
         )
-        for delivery, attempt in delivered
-    ]
-    Delivery.objects.bulk_update(rows, _RECORDED)
+
+
+def _each(attempts: list[tuple[int, Attempt]], field: str, kind: Field) -> Case | Value:
+    """Each delivery's own value of its attempt's ``field``, or the one they share."""
+    values = {getattr(attempt, field) for _, attempt in attempts}
+    if len(values) == 1:
+        return Value(values.pop(), output_field=kind)
+    whens = [When(pk=delivery, then=Value(getattr(a, field))) for delivery, a in attempts]
+    return Case(*whens, output_field=kind)
 
 
 def _resume(endpoint_id: int) -> None:
