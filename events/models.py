@@ -30,6 +30,9 @@ class Event(models.Model):
     position = models.BigIntegerField(null=True, blank=True, editable=False)
     # Whether its deliveries to webhook endpoints have been made (the webhooks app).
     fanned_out = models.BooleanField(default=False)
+    # An example a partner asked to be sent to one endpoint (testWebhookEndpoint): delivered
+    # there alone, never placed in the feed.
+    test = models.BooleanField(db_default=False, editable=False)
 
     class Meta:
         ordering = ("position",)
@@ -51,7 +54,9 @@ class Event(models.Model):
                 condition=models.Q(account__isnull=False, position__isnull=False),
             ),
             models.Index(
-                fields=("id",), name="event_unplaced_idx", condition=models.Q(position__isnull=True)
+                fields=("id",),
+                name="event_unplaced_idx",
+                condition=models.Q(position__isnull=True, test=False),
             ),
             models.Index(fields=("created_at",), name="event_created_idx"),
             models.Index(

@@ -51,7 +51,7 @@ def _place_sql(vendor: str) -> str:
     if vendor != "postgresql":
         # SQLite commits one writer at a time, in id order: an event's id is its position.
         return (
-            f"UPDATE {table} SET position = id WHERE position IS NULL "  # noqa: S608
+            f"UPDATE {table} SET position = id WHERE position IS NULL AND NOT test "  # noqa: S608
             "RETURNING type, account_id"
         )
     # One statement, so one round trip and its own transaction. The turn is taken before any
@@ -61,7 +61,8 @@ def _place_sql(vendor: str) -> str:
         "WITH turn AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(%s) AS ours), "  # noqa: S608
         "placed AS MATERIALIZED ("
         f"  SELECT id, nextval('{_SEQUENCE}') AS position FROM ("
-        f"    SELECT id FROM {table} WHERE position IS NULL AND (SELECT ours FROM turn)"
+        f"    SELECT id FROM {table} WHERE position IS NULL AND NOT test"
+        "     AND (SELECT ours FROM turn)"
         "     ORDER BY id LIMIT %s) AS waiting) "
         f"UPDATE {table} SET position = placed.position FROM placed "
         f"WHERE {table}.id = placed.id AND {table}.position IS NULL "

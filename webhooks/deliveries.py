@@ -1,20 +1,27 @@
-"""What a partner has sent again through the API (DESIGN §15): one delivery, at once, or every
-failed one of an endpoint since a time. Each is in the trail, with ``by`` as the actor."""
+"""What a partner has sent through the API beside its events (DESIGN §15): one delivery again,
+at once; every failed one of an endpoint since a time; an example event, to test its receiver.
+Each is in the trail, with ``by`` as the actor. The workers send them: never the web process."""
 
 from __future__ import annotations
 
-from datetime import datetime
+import math
+import secrets
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, record_by
+from events.examples import EXAMPLE_DATA
+from events.models import Event
 from webhooks import services
 from webhooks.models import Delivery, DeliveryState, Endpoint
 
 # The most failed deliveries one recovery queues: a partner calls again for the rest.
 MAX_RECOVERED = 1000
+# The most test sends an endpoint is made in a minute.
+TESTS_A_MINUTE = 10
 
 
 class Recovered(NamedTuple):
@@ -49,3 +56,44 @@ def endpoint_recover(*, endpoint: Endpoint, since: datetime, by: Actor | None = 
         by, "endpoint.recovered", endpoint, {"since": [None, since], "requeued": [None, requeued]}
     )
     return Recovered(requeued, has_more)
+
+
+class TestsSpent(Exception):
+    """The endpoint has had its test sends of the last minute; ``wait`` seconds until the next."""
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(f"{TESTS_A_MINUTE} test sends a minute at most; {wait} s to the next.")
+        self.wait = wait
+
+
+@transaction.atomic
+def endpoint_test(*, endpoint: Endpoint, event_type: str, by: Actor | None = None) -> Delivery:
+    """Queue a signed example event of ``event_type`` to the endpoint alone (``evt_test_…``,
+    never in the feed), whether or not it lists the type; at most ``TESTS_A_MINUTE`` a minute."""
+    # Locked, so that concurrent sends count each other.
+    Endpoint.objects.select_for_update().filter(pk=endpoint.pk).first()
+    now = timezone.now()
+    minute_ago = now - timedelta(minutes=1)
+    recent = list(
+        Delivery.objects.filter(endpoint=endpoint, event__test=True, created_at__gt=minute_ago)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)[:TESTS_A_MINUTE]
+    )
+    if len(recent) >= TESTS_A_MINUTE:
+        raise TestsSpent(math.ceil((recent[-1] - minute_ago).total_seconds()))
+    event = Event.objects.create(
+        uid="evt_test_" + secrets.token_hex(10),
+        type=event_type,
+        account_id=endpoint.account_id,
+        data=EXAMPLE_DATA[event_type],
+        created_at=now,
+        fanned_out=True,
+        test=True,
+    )
+    delivery = Delivery.objects.create(
+        endpoint=endpoint, event=event, next_attempt_at=now, created_at=now
+    )
+    record_by(
+        by, "endpoint.tested", endpoint, {"type": [None, event_type], "event": [None, event.uid]}
+    )
+    return delivery

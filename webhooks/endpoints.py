@@ -20,6 +20,7 @@ def endpoint_update(
     endpoint: Endpoint,
     url: str | None = None,
     events: list[str] | None = None,
+    description: str | None = None,
     enabled: bool | None = None,
     by: Actor | None = None,
 ) -> Endpoint:
@@ -27,23 +28,28 @@ def endpoint_update(
     breaker cleared and what it is owed due at once, and ``enabled=False`` stops its deliveries
     (what it is owed waits)."""
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
-    sent = {name: value for name, value in (("url", url), ("events", events)) if value is not None}
-    changes = changes_between({"url": endpoint.url, "events": endpoint.events}, sent)
+    sent = {
+        name: value
+        for name, value in (("url", url), ("events", events), ("description", description))
+        if value is not None
+    }
+    was = {"url": endpoint.url, "events": endpoint.events, "description": endpoint.description}
+    changes = changes_between(was, sent)
     if changes:
         for name, (_, value) in changes.items():
             setattr(endpoint, name, value)
         endpoint.save(update_fields=list(changes))
     if enabled is not None:
-        was = endpoint.state
+        state = endpoint.state
         reason = "" if enabled else "Disabled through the API."
         services.endpoint_set_enabled(endpoint, enabled, reason, by=by)
-        if enabled and was != EndpointState.HEALTHY:
+        if enabled and state != EndpointState.HEALTHY:
             # Its retries' waits were counted against a receiver now said to be fixed.
             Delivery.objects.filter(
                 endpoint=endpoint, state=DeliveryState.PENDING, next_attempt_at__gt=timezone.now()
             ).update(next_attempt_at=timezone.now())
-        if was == EndpointState.PAUSED and enabled:
-            changes["state"] = [was.value, EndpointState.HEALTHY.value]
+        if state == EndpointState.PAUSED and enabled:
+            changes["state"] = [state.value, EndpointState.HEALTHY.value]
     if changes:
         record_by(by, "endpoint.updated", endpoint, changes)
     return endpoint

@@ -24,6 +24,7 @@ class Endpoint(models.Model):
     )
     url = models.URLField("URL", max_length=2000)
     events = models.JSONField(default=list, help_text="The event types it is sent.")
+    description = models.CharField(max_length=200, blank=True, help_text="The partner's note.")
     secret = models.CharField(max_length=100, default=new_secret, editable=False)
     # After a rotation with overlap, the secret it replaced signs beside it until it expires, so
     # that a receiver can switch without refusing a delivery.

@@ -35,6 +35,7 @@ class EndpointSerializer(serializers.Serializer):
     events = serializers.ListField(
         child=serializers.ChoiceField(choices=EventType.choices), read_only=True
     )
+    description = serializers.CharField(read_only=True, help_text="The partner's own note.")
     enabled = serializers.BooleanField(read_only=True)
     state = serializers.ChoiceField(
         choices=EndpointState.choices,
@@ -70,6 +71,12 @@ class NewEndpointSerializer(StrictSerializer):
         min_length=1,
         max_length=len(EVENT_TYPES),
         help_text="The event types to send.",
+    )
+    description = StrictCharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        help_text="A note of the partner's own: what the endpoint is for.",
     )
 
     def validate_url(self, url: str) -> str:
@@ -121,6 +128,12 @@ class EndpointChangesSerializer(NewEndpointSerializer):
         max_length=len(EVENT_TYPES),
         required=False,
         help_text="The event types to send, in place of those listed.",
+    )
+    description = StrictCharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        help_text="A note of the partner's own, in place of the one it has.",
     )
     enabled = StrictBooleanField(
         required=False,
@@ -261,4 +274,14 @@ class RecoveredSerializer(serializers.Serializer):
         source="has_more",
         read_only=True,
         help_text="More failed deliveries since then are left: call again to queue them.",
+    )
+
+
+class TestSendSerializer(StrictSerializer):
+    """What a client sends to have an example event sent to an endpoint."""
+
+    type = StrictChoiceField(
+        choices=EventType.choices,
+        help_text="The event type to send an example of: any an endpoint may list, whether or "
+        "not this one does.",
     )

@@ -40,14 +40,21 @@ MAX_RETRY_AFTER_SECONDS = 3600
 
 
 def endpoint_create(
-    *, account_id: int, url: str, events: list[str], by: Actor | None = None
+    *,
+    account_id: int,
+    url: str,
+    events: list[str],
+    description: str = "",
+    by: Actor | None = None,
 ) -> Endpoint:
     with transaction.atomic():
         # Locks the account's row: two requests cannot both make the eleventh.
         Account.objects.select_for_update().get(pk=account_id)
         if Endpoint.objects.filter(account_id=account_id).count() >= MAX_ENDPOINTS:
             raise Conflict(f"An account has at most {MAX_ENDPOINTS} webhook endpoints.")
-        endpoint = Endpoint.objects.create(account_id=account_id, url=url, events=events)
+        endpoint = Endpoint.objects.create(
+            account_id=account_id, url=url, events=events, description=description
+        )
         record_by(
             by,
             "endpoint.created",

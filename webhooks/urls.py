@@ -39,4 +39,9 @@ urlpatterns = [
         EndpointViewSet.as_view({"post": "recover"}),
         name="webhook-endpoint-recover",
     ),
+    path(
+        "webhook_endpoints/<int64:endpointId>/test",
+        EndpointViewSet.as_view({"post": "test"}),
+        name="webhook-endpoint-test",
+    ),
 ]

@@ -11,7 +11,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import status, viewsets
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -39,6 +39,7 @@ from webhooks.serializers import (
     RecoverySerializer,
     RotatedSecretSerializer,
     SecretRotationSerializer,
+    TestSendSerializer,
 )
 
 SIGNATURE_HEADERS = [
@@ -106,6 +107,7 @@ class EndpointViewSet(SecretKeysOnly):
         "partial_update": Scope.WEBHOOKS_WRITE,
         "rotate_secret": Scope.WEBHOOKS_WRITE,
         "recover": Scope.WEBHOOKS_WRITE,
+        "test": Scope.WEBHOOKS_WRITE,
     }
 
     # No versions (petstore.conditional): a paused endpoint's state changes when its pause ends,
@@ -249,6 +251,33 @@ class EndpointViewSet(SecretKeysOnly):
             endpoint=endpoint, since=recovery.validated_data["since"], by=actor_of(request)
         )
         return Response(RecoveredSerializer(recovered).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        operation_id="testWebhookEndpoint",
+        summary="Send an example event to a webhook endpoint",
+        description="Queues a signed example of the type (id `evt_test_…`, `data` the type's "
+        "example in this document) to this endpoint alone, whether or not it lists the type; "
+        "never in the feed. The workers send it like any delivery, once the endpoint is "
+        "neither paused nor disabled, and the deliveries list shows how it went. At most 10 a "
+        "minute for each endpoint.",
+        parameters=[ENDPOINT_ID],
+        request=TestSendSerializer,
+        responses={
+            202: OpenApiResponse(DeliverySerializer, "Queued: the delivery, as listed."),
+            **error_responses(400, 404, 413, 415),
+        },
+    )
+    def test(self, request: Request, endpointId: int) -> Response:
+        endpoint = self._mine(request, endpointId)
+        sent = TestSendSerializer(data=json_object(request))
+        sent.is_valid(raise_exception=True)
+        try:
+            delivery = deliveries.endpoint_test(
+                endpoint=endpoint, event_type=sent.validated_data["type"], by=actor_of(request)
+            )
+        except deliveries.TestsSpent as spent:
+            raise Throttled(spent.wait, str(spent)) from None
+        return Response(DeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)
 
 
 @extend_schema(tags=["webhooks"])

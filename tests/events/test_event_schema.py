@@ -48,6 +48,15 @@ def test_every_type_of_the_table_has_its_schema_and_its_mapping(document):
         assert {"id", "type", "createdAt", "data"} <= set(typed["required"])
 
 
+def test_every_types_example_is_as_its_schema_says(document):
+    schemas = document["components"]["schemas"]
+    mapping = schemas["Event"]["discriminator"]["mapping"]
+    examples = [schemas[ref.removeprefix(SCHEMAS)]["example"] for ref in mapping.values()]
+
+    assert sorted(example["type"] for example in examples) == sorted(EVENT_TYPES)
+    assert_events_documented(examples)
+
+
 def test_an_event_unlike_its_types_schema_is_refused():
     order = {"id": 1, "petId": 2, "quantity": 1, "shipDate": None, "complete": False}
     pet = {"id": 2, "name": "Rex", "categoryId": 1, "status": "pending"}

@@ -45,6 +45,7 @@ SCOPES = {
     "listWebhookDeliveries": ["webhooks:read"],
     "retryWebhookDelivery": ["webhooks:write"],
     "recoverWebhookEndpoint": ["webhooks:write"],
+    "testWebhookEndpoint": ["webhooks:write"],
 }
 
 

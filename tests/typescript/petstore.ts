@@ -135,6 +135,13 @@ export async function tour(key: string): Promise<string[]> {
   if (recovered.data === undefined) throw new Error(recovered.error.message);
   seen.push(`requeued ${recovered.data.requeued}, more: ${recovered.data.hasMore}`);
 
+  const tested = await client.POST("/webhook_endpoints/{endpointId}/test", {
+    params: { path: { endpointId: endpoint.data.id } },
+    body: { type: "order.placed" },
+  });
+  if (tested.data === undefined) throw new Error(tested.error.message);
+  seen.push(`${tested.data.eventType} example: ${tested.data.state}`);
+
   const deleted = await client.DELETE("/webhook_endpoints/{endpointId}", {
     params: { path: { endpointId: endpoint.data.id } },
   });

@@ -48,6 +48,7 @@ def test_it_is_created_with_its_secret_shown_once(client, api_key):
         "id",
         "url",
         "events",
+        "description",
         "enabled",
         "state",
         "pausedUntil",
@@ -57,6 +58,7 @@ def test_it_is_created_with_its_secret_shown_once(client, api_key):
     }
     assert (body["state"], body["pausedUntil"], body["disabledReason"]) == ("healthy", None, None)
     assert body["events"] == ["pet.created"]
+    assert body["description"] == ""
     assert body["enabled"] is True
     assert body["secret"].startswith("whsec_")
     assert 24 <= len(base64.b64decode(body["secret"].removeprefix("whsec_"))) <= 64
@@ -64,6 +66,15 @@ def test_it_is_created_with_its_secret_shown_once(client, api_key):
     listed = client.get("/v1/webhook_endpoints", headers={"Authorization": f"Bearer {api_key}"})
     assert listed.status_code == HTTPStatus.OK
     assert [{k: v for k, v in body.items() if k != "secret"}] == listed.json()
+
+
+def test_it_keeps_the_partners_note(client, api_key):
+    response = create(
+        client, api_key, {"url": URL, "events": ["order.placed"], "description": "Orders"}
+    )
+
+    assert response.status_code == HTTPStatus.CREATED, response.content
+    assert response.json()["description"] == "Orders"
 
 
 def test_each_account_sees_and_deletes_its_own_only(client, make_key):

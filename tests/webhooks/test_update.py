@@ -51,19 +51,25 @@ def test_it_changes_the_fields_sent_and_answers_as_get_does(client, make_key, re
     path = f"/v1/webhook_endpoints/{made['id']}"
 
     changed = send(
-        client, "PATCH", key, path, {"url": receiver.url + "?v2", "events": ["order.placed"]}
+        client,
+        "PATCH",
+        key,
+        path,
+        {"url": receiver.url + "?v2", "events": ["order.placed"], "description": "Orders"},
     )
 
     assert changed.status_code == HTTPStatus.OK, changed.content
     assert changed.json() == send(client, "GET", key, path).json()
     assert changed.json()["url"] == receiver.url + "?v2"
     assert changed.json()["events"] == ["order.placed"]
+    assert changed.json()["description"] == "Orders"
     assert changed.json()["enabled"] is True
     entry = Entry.objects.get(action="endpoint.updated")
     assert entry.actor.startswith("key:")
     assert entry.changes == {
         "url": [receiver.url, receiver.url + "?v2"],
         "events": [["pet.created"], ["order.placed"]],
+        "description": ["", "Orders"],
     }
 
 
@@ -75,7 +81,9 @@ def test_it_changes_the_fields_sent_and_answers_as_get_does(client, make_key, re
         ({"events": ["pet.adopted"]}, "events"),
         ({"enabled": "true"}, "enabled"),
         ({"events": ["order.placed"], "secret": "whsec_mine"}, "secret"),
-        ({"description": "mine"}, "description"),
+        ({"description": "x" * 201}, "description"),
+        ({"description": 5}, "description"),
+        ({"events": ["order.placed"], "name": "mine"}, "name"),
     ],
 )
 def test_bad_input_is_refused_and_changes_nothing(
