@@ -33,34 +33,36 @@ class Arrival(NamedTuple):
     path: str  # which endpoint
     event_id: str  # webhook-id
     created_at: float  # the event's createdAt (0 for the receiver's own check)
+    signatures: int  # how many its webhook-signature carries (two while a rotation overlaps)
 
 
 async def _receive(log_path: str) -> None:
     log = open(log_path, "a", buffering=1)  # noqa: SIM115  # one line per arrival, kept open
 
-    async def request(reader: asyncio.StreamReader) -> tuple[str, str, bytes]:
+    async def request(reader: asyncio.StreamReader) -> tuple[str, str, bytes, int]:
         head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
         headers = dict(line.split(":", 1) for line in head[1:] if ":" in line)
         headers = {name.strip().lower(): value.strip() for name, value in headers.items()}
         body = await reader.readexactly(int(headers.get("content-length", "0")))
-        return head[0].split(" ")[1], headers.get("webhook-id", ""), body
+        signatures = len(headers.get("webhook-signature", "").split())
+        return head[0].split(" ")[1], headers.get("webhook-id", ""), body, signatures
 
     async def quick(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         # As HTTP/1.1 servers do, the connection stays open for the client's next request.
         with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError, IndexError):
             while True:
-                path, event_id, body = await request(reader)
+                path, event_id, body, signatures = await request(reader)
                 at = time.time()
                 writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
                 created = json.loads(body).get("createdAt", "") if body else ""
-                log.write(f"quick\t{at}\t{path}\t{event_id}\t{created}\n")
+                log.write(f"quick\t{at}\t{path}\t{event_id}\t{created}\t{signatures}\n")
                 await writer.drain()
         writer.close()
 
     async def hanging(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError, IndexError):
-            path, event_id, _ = await request(reader)
-            log.write(f"hanging\t{time.time()}\t{path}\t{event_id}\t\n")
+            path, event_id, _, signatures = await request(reader)
+            log.write(f"hanging\t{time.time()}\t{path}\t{event_id}\t\t{signatures}\n")
             while await reader.read(65536):  # never answers; until the worker gives up
                 pass
         writer.close()
@@ -94,9 +96,12 @@ class Receivers:
         found = []
         for line in self.log.read_text().splitlines():
             fields = line.split("\t")
-            if len(fields) == 5 and fields[0] == kind:  # a line being written is not yet whole
+            if len(fields) == 6 and fields[0] == kind and fields[5]:  # a line written whole
                 created = datetime.fromisoformat(fields[4]).timestamp() if fields[4] else 0.0
-                found.append(Arrival(kind, float(fields[1]), fields[2], fields[3], created))
+                arrival = Arrival(
+                    kind, float(fields[1]), fields[2], fields[3], created, int(fields[5])
+                )
+                found.append(arrival)
         return found
 
     def wait_for(

@@ -46,14 +46,17 @@ def add_accounts(count: int) -> list[int]:
 def add_endpoints(accounts: list[int], per_account: int, url: str, types: list[str]) -> None:
     """``per_account`` endpoints on each account, at ``url`` and the account's id and number
     (so that each endpoint's deliveries can be told apart), listing ``types``; made a minute
-    ago, before any event of the run."""
+    ago, before any event of the run. Each is in a rotation's overlap, so every delivery is
+    signed twice, as a partner's rotating its secret is."""
     with psycopg.connect(DATABASE_URL, autocommit=True) as db:
         db.execute(
             "INSERT INTO webhooks_endpoint (account_id, url, events, secret, enabled, "
-            "disabled_reason, previous_secret, description, created_at, failures) "
+            "disabled_reason, previous_secret, previous_secret_expires_at, description, "
+            "created_at, failures) "
             "SELECT a, %s || a || '/' || n, %s::jsonb, "
-            "'whsec_' || encode(sha256((a || '/' || n)::bytea), 'base64'), true, '', '', '', "
-            "now() - interval '1 minute', 0 "
+            "'whsec_' || encode(sha256((a || '/' || n)::bytea), 'base64'), true, '', "
+            "'whsec_' || encode(sha256(('old/' || a || '/' || n)::bytea), 'base64'), "
+            "now() + interval '1 day', '', now() - interval '1 minute', 0 "
             "FROM unnest(%s::bigint[]) AS a, generate_series(1, %s) AS n",
             [url.rstrip("/") + "/", json.dumps(types), accounts, per_account],
         )

@@ -86,6 +86,7 @@ def throughput(work: Path) -> dict[str, object]:
         "expected": expected,
         "delivered": len(delivered),
         "duplicates": len(got) - len(delivered),
+        "signed_twice": sum(a.signatures == 2 for a in got),
         "seconds": round(seconds, 2),
         "deliveries_per_second": round(len(delivered) / seconds),
         # When half, 90 % and all of them had arrived: a stall shows as a gap.
@@ -248,7 +249,8 @@ def report_webhooks(results: dict[str, Any]) -> None:
     print(
         f"  {rate['delivered']}/{rate['expected']} deliveries in {rate['seconds']} s: "
         f"{rate['deliveries_per_second']}/s (target >= 500), arrived by "
-        f"{rate['arrived_by_s']} s, duplicates {rate['duplicates']}"
+        f"{rate['arrived_by_s']} s, duplicates {rate['duplicates']}, signed twice (a "
+        f"rotation's overlap) {rate['signed_twice']}"
     )
     print(f"  worker RSS after them: {rate['worker_rss_mb']} MB")
     for hanging in (1, 100):
