@@ -1,20 +1,29 @@
 """Webhook endpoints and their deliveries, for account managers: on an account's page its
 endpoints; on an endpoint's page its recent deliveries; actions to disable, enable, rotate a
-secret (shown once) and redeliver."""
+secret (shown once), redeliver, send the failed deliveries again since a time and send a test
+event, the last two after a form (DESIGN §15)."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.html import format_html
 
 from apikeys.actors import actor_of
 from apikeys.admin.accounts import AccountAdmin
 from apikeys.models import Account
+from events.types import EventType
 from petstore.admin import short_date
-from webhooks import services
+from webhooks import deliveries, services
 from webhooks.models import Delivery, Endpoint, EndpointState
+from webhooks.serializers import RecoverySerializer, TestSendSerializer
 
 RECENT_DELIVERIES = 20
 
@@ -88,6 +97,33 @@ class DeliveryInline(admin.TabularInline):
         return recent.filter(id__in=ids)
 
 
+class RecoveryForm(forms.Form):
+    """From when the failed deliveries are sent again: by the API's rule."""
+
+    since = forms.DateTimeField(
+        label=f"Since ({timezone.get_default_timezone_name()})",
+        initial=lambda: timezone.now() - timedelta(hours=24),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=RecoverySerializer().fields["since"].help_text or "",
+    )
+
+    def clean_since(self) -> datetime:
+        # The API's rule, so that the admin refuses the times the API refuses.
+        rule = RecoverySerializer(data={"since": self.cleaned_data["since"].isoformat()})
+        if not rule.is_valid():
+            raise forms.ValidationError([str(error) for error in rule.errors["since"]])
+        since: datetime = rule.validated_data["since"]
+        return since
+
+
+class ExampleSendForm(forms.Form):
+    """The type of the example event sent."""
+
+    type = forms.ChoiceField(
+        choices=EventType.choices, help_text=TestSendSerializer().fields["type"].help_text or ""
+    )
+
+
 @admin.register(Endpoint)
 class EndpointAdmin(admin.ModelAdmin):
     list_display = ("url", "account", "health", "created_at")
@@ -102,7 +138,14 @@ class EndpointAdmin(admin.ModelAdmin):
         return describe_state(endpoint)
 
     inlines = (DeliveryInline,)
-    actions = ("disable", "enable", "rotate_secret", "redeliver_failed")
+    actions = (
+        "disable",
+        "enable",
+        "rotate_secret",
+        "redeliver_failed",
+        "recover_since",
+        "send_test",
+    )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # made by the account, through the API
@@ -149,6 +192,73 @@ class EndpointAdmin(admin.ModelAdmin):
             services.redeliver(delivery)
             count += 1
         self.message_user(request, f"{count} delivery(ies) sent again.")
+
+    @admin.action(description="Send failed deliveries again since…", permissions=["change"])
+    def recover_since(
+        self, request: HttpRequest, queryset: QuerySet[Endpoint]
+    ) -> TemplateResponse | None:
+        form = RecoveryForm(request.POST if "confirm" in request.POST else None)
+        if not form.is_valid():
+            title = "Send their failed deliveries again"
+            return self._action_page(request, queryset, "recover_since", form, title)
+        by, since = actor_of(request), form.cleaned_data["since"]
+        for endpoint in queryset.order_by("pk"):
+            requeued, has_more = deliveries.endpoint_recover(endpoint=endpoint, since=since, by=by)
+            more = "; more are left: run it again" if has_more else ""
+            self.message_user(
+                request,
+                f"{requeued} delivery(ies) queued again for {endpoint.url}{more}.",
+                messages.WARNING if has_more else messages.INFO,
+            )
+        return None
+
+    @admin.action(description="Send a test event…", permissions=["change"])
+    def send_test(
+        self, request: HttpRequest, queryset: QuerySet[Endpoint]
+    ) -> TemplateResponse | None:
+        form = ExampleSendForm(request.POST if "confirm" in request.POST else None)
+        if not form.is_valid():
+            return self._action_page(request, queryset, "send_test", form, "Send a test event")
+        by, kind = actor_of(request), form.cleaned_data["type"]
+        for endpoint in queryset.order_by("pk"):
+            try:
+                delivery = deliveries.endpoint_test(endpoint=endpoint, event_type=kind, by=by)
+            except deliveries.TestsSpent as exc:
+                self.message_user(
+                    request,
+                    f"{endpoint.url}: {deliveries.TESTS_A_MINUTE} test sends a minute at most; "
+                    f"try again in {exc.wait} s.",
+                    messages.WARNING,
+                )
+                continue
+            self.message_user(
+                request, f"Test event {delivery.event.uid} ({kind}) queued for {endpoint.url}."
+            )
+        return None
+
+    def _action_page(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Endpoint],
+        action: str,
+        form: forms.Form,
+        title: str,
+    ) -> TemplateResponse:
+        """The page that asks for ``action``'s form, and posts it back with the selection."""
+        endpoints = queryset.select_related("account").order_by("pk")
+        return TemplateResponse(
+            request,
+            "admin/webhooks/endpoint/action_form.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": title,
+                "opts": self.model._meta,
+                "endpoints": [(endpoint, describe_state(endpoint)) for endpoint in endpoints],
+                "action": action,
+                "form": form,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            },
+        )
 
 
 @admin.register(Delivery)
