@@ -36,11 +36,12 @@ class Delivered:
 
 @dataclass
 class Receiver:
-    """Records every POST; answers each with the next of ``answers`` (then 200)."""
+    """Records every POST; answers each with the next of ``answers`` (then 200): a status; a
+    float, a pause of that many seconds then 200; or ``HANG``."""
 
     server: ThreadingHTTPServer
     received: list[Delivered] = field(default_factory=list)
-    answers: queue.Queue[int | float] = field(default_factory=queue.Queue)
+    answers: queue.Queue[int | float | None] = field(default_factory=queue.Queue)
     connections: int = 0
     body: bytes = b""  # what every answer carries
 
@@ -71,11 +72,16 @@ class Receiver:
             time.sleep(0.05)
 
 
+# An answer that never comes: the POST is held until the test ends (or a minute has passed).
+HANG = None
+
+
 @contextmanager
 def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
     """A receiver on loopback, for as long as the block lasts. With ``hang``, every POST is
     recorded and never answered until ``hang`` is set (or a minute has passed)."""
     holder: dict[str, Receiver] = {}
+    ended = hang or threading.Event()  # set when the block ends: what hangs is let go
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # a connection stays open for the next request
@@ -91,6 +97,9 @@ def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
                 answer = mine.answers.get_nowait()
             except queue.Empty:
                 answer = 200
+            if answer is HANG:
+                ended.wait(60)
+                return
             if isinstance(answer, float):  # a pause past the workers' timeout, then 200
                 time.sleep(answer)
                 answer = 200
@@ -118,8 +127,7 @@ def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
     try:
         yield holder["receiver"]
     finally:
-        if hang is not None:
-            hang.set()
+        ended.set()
         server.shutdown()
         server.server_close()
 
@@ -127,6 +135,13 @@ def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
     """Records every POST; answers each with the next of its ``answers`` (then 200)."""
+    with _serving() as serving:
+        yield serving
+
+
+@pytest.fixture
+def other_receiver() -> Iterator[Receiver]:
+    """A second receiver, with answers of its own."""
     with _serving() as serving:
         yield serving
 
