@@ -91,8 +91,9 @@ promtool:
 		fi; }
 
 # The TypeScript contract test (tests/contract/test_typescript.py) compiles a partner's program with
-# openapi-typescript, openapi-fetch and tsc, at the versions tests/typescript's lock pins, from the
-# npm registry into .tools/. Without npm, that test fails saying so.
+# openapi-typescript, openapi-fetch and tsc, and the partner's-night test verifies deliveries with
+# the standardwebhooks package, at the versions tests/typescript's lock pins, from the npm registry
+# into .tools/. Without npm, those tests fail saying so.
 TYPESCRIPT_TOOLS := .tools/typescript/node_modules/.installed
 typescript: $(TYPESCRIPT_TOOLS)
 
