@@ -6,7 +6,6 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('apikeys', '0006_publishable_keys_hold_no_webhooks'),
         ('events', '0004_webhook_endpoint_disabled'),
     ]
 
