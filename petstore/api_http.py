@@ -1,7 +1,6 @@
 """The HTTP rules of /v1 beside Django's: a request names a host we serve and carries a bounded
 number of query parameters, or is refused as the client's mistake (400, after admission has
-counted it); and its answer, JSON for programs, is left out of the browser middleware's framing
-rule."""
+counted it)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 
-from petstore.errors import ErrorCode, error_response, is_api_path
+from petstore.errors import ErrorCode, error_response
 
 
 class ApiHttpMiddleware:
@@ -19,18 +18,13 @@ class ApiHttpMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not is_api_path(request.path_info):
-            return self.get_response(request)
-        response = refusal(request) or self.get_response(request)
-        # Django's own mark (@xframe_options_exempt): no X-Frame-Options on an API answer.
-        response.xframe_options_exempt = True
-        return response
+        return refusal(request) or self.get_response(request)
 
 
 def refusal(request: HttpRequest) -> HttpResponse | None:
     try:
-        # ALLOWED_HOSTS, checked here since CommonMiddleware passes /v1 by
-        # (petstore.admin_middleware).
+        # ALLOWED_HOSTS, checked here since /v1 never reaches CommonMiddleware
+        # (petstore.api_branch).
         request.get_host()
     except DisallowedHost:
         return error_response(

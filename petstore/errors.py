@@ -286,8 +286,8 @@ class ApiErrorMiddleware:
         if response.status_code >= 400 and answers_with_error_body(request.path_info):
             response = self._as_error_body(response)
         if not response.streaming and not response.has_header("Content-Length"):
-            # CommonMiddleware would say it, but runs for the admin only
-            # (petstore.admin_middleware); without it the app server sends the body chunked.
+            # CommonMiddleware would say it, but /v1 never reaches it (petstore.api_branch);
+            # without it the app server sends the body chunked.
             response["Content-Length"] = str(len(response.content))
         return response
 

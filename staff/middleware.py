@@ -13,26 +13,14 @@ from django.contrib.auth import logout
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import resolve, reverse
-from django_otp.middleware import OTPMiddleware as DjangoOtpMiddleware
 from django_otp.middleware import is_verified
 
-from petstore.errors import is_api_path
 from staff import devices
 
 # Pages an unverified member may open: signing in and out, and the second factor's own.
 OPEN = {"admin:login", "admin:logout", "admin:jsi18n", "staff:verify", "staff:setup"}
 # The devices a session was verified with (their persistent ids).
 VERIFIED_WITH = "staff_verified_with"
-
-
-class OTPMiddleware(DjangoOtpMiddleware):
-    """django-otp's: ``request.user.is_verified()``, from the session. Passes /v1 straight on,
-    as the other browser middleware does (petstore.admin_middleware)."""
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        if is_api_path(request.path_info):
-            return self.get_response(request)
-        return super().__call__(request)
 
 
 class SecondFactorMiddleware:

@@ -1,5 +1,6 @@
 """Admission as middleware: every request under /v1 is admitted or refused before any view, and
-every answer there, refusals and errors included, carries the limit's headers."""
+every answer there, refusals and errors included, carries the limit's headers. It is one of the
+API's own layers (settings.API_MIDDLEWARE), which only /v1 requests pass through."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from apikeys import services
 from apikeys.admission.admit import admit
 from apikeys.admission.result import Admission, ApiRequest, ForeignOrigin
 from apikeys.limiter import PEEK_WINDOW, Subject, limiter
-from petstore.errors import ErrorCode, error_response, is_api_path
+from petstore.errors import ErrorCode, error_response
 from petstore.metrics import ADMISSIONS, labelled
 
 logger = logging.getLogger("petstore.ratelimit")
@@ -26,8 +27,6 @@ class AdmissionMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not is_api_path(request.path_info):
-            return self.get_response(request)
         admission = cast(ApiRequest, request).admission = admit(request)
         plan = admission.key.plan[1] if admission.key else "none"
         labelled(ADMISSIONS, outcome(admission), plan).inc()

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from django.core.exceptions import ImproperlyConfigured
 
-from petstore.settings.base import MIDDLEWARE
+from petstore.settings.base import API_MIDDLEWARE
 from petstore.settings.environment import env_bool, env_date, env_list, env_str
 
 PETSTORE_ENVIRONMENT = env_str("PETSTORE_ENVIRONMENT", "production")
@@ -127,6 +127,6 @@ SPECTACULAR_SETTINGS = {
 
 if env_bool("PETSTORE_OPEN_FOR_BENCHMARK", False):
     # `make bench` only: the same stack with keys and limits switched off, to price them.
-    MIDDLEWARE.remove("apikeys.admission.middleware.AdmissionMiddleware")
+    API_MIDDLEWARE.remove("apikeys.admission.middleware.AdmissionMiddleware")
     REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = []
     REST_FRAMEWORK["DEFAULT_PERMISSION_CLASSES"] = ["rest_framework.permissions.AllowAny"]

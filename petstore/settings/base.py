@@ -55,16 +55,23 @@ MIDDLEWARE = [
     "apikeys.cors.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "petstore.errors.ApiErrorMiddleware",
-    # Django's middleware for browsers; petstore's own subclasses pass /v1 straight on.
-    "petstore.admin_middleware.SessionMiddleware",
-    "petstore.admin_middleware.CommonMiddleware",
-    "petstore.admin_middleware.AuthenticationMiddleware",
+    # /v1 leaves here for API_MIDDLEWARE; the admin and the docs page go on.
+    "petstore.api_branch.ApiBranch",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     # The second factor, asked of staff after the password (staff/).
-    "staff.middleware.OTPMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "staff.middleware.SecondFactorMiddleware",
-    "petstore.admin_middleware.MessageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Hands the view's call to ApiBranch: listed last.
+    "petstore.api_branch.ViewCall",
+]
+
+# The layers of an API request after ApiBranch, in order, before the view.
+API_MIDDLEWARE = [
     # Where an API request is admitted: key, limits, 429s, the limit's headers.
     "apikeys.admission.middleware.AdmissionMiddleware",
     "petstore.api_http.ApiHttpMiddleware",
