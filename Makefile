@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} \
 # make run: the embedded set-up (SQLite, in-process cache, one process), whatever the shell has.
 RUN_ENV := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: install run serve test services chromium nginx promtool typescript lint format bench clean
+.PHONY: install run serve test services chromium nginx promtool typescript clients client-tools lint format bench clean
 
 install: $(VENV)/.installed
 
@@ -43,7 +43,7 @@ run: install
 		trap 'kill $$worker 2>/dev/null' EXIT; \
 		$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install services chromium nginx promtool typescript
+test: install services chromium nginx promtool typescript client-tools
 	@$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
 
 # PostgreSQL and Redis at the local defaults: started when stopped, installed when missing and we
@@ -102,6 +102,20 @@ $(TYPESCRIPT_TOOLS): tests/typescript/package.json tests/typescript/package-lock
 		mkdir -p .tools/typescript && cp $^ .tools/typescript/ && \
 		npm ci --silent --no-audit --no-fund --prefix .tools/typescript && touch $@
 
+# The SDKs (clients/, DESIGN §16): clients/typescript's tools at its lock's versions, in .tools/;
+# `make clients` regenerates both SDKs' generated code from the document, `make lint` fails when
+# the committed code differs, and tests/clients builds and tests both against a running service.
+CLIENT_TOOLS := .tools/clients/typescript/node_modules/.installed
+client-tools: $(CLIENT_TOOLS)
+
+$(CLIENT_TOOLS): clients/typescript/package.json clients/typescript/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm is missing: the SDK tests will fail. Install Node.js 20 with npm."; exit 0; }; \
+		mkdir -p .tools/clients/typescript && cp $^ .tools/clients/typescript/ && \
+		npm ci --silent --no-audit --no-fund --prefix .tools/clients/typescript && touch $@
+
+clients: install $(CLIENT_TOOLS)
+	$(PY) clients/generate.py
+
 # make serve: the production stack in the foreground, nginx on $(SERVE_LISTEN) before gunicorn,
 # configured from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY required). Ctrl-C stops it.
 SERVE_LISTEN ?= 127.0.0.1:8080
@@ -113,14 +127,16 @@ LINT_ENV := DATABASE_URL=sqlite://:memory: DEBUG=1
 # from the npm registry, into .tools/.
 REDOCLY := .tools/node_modules/.bin/redocly
 
-lint: install $(REDOCLY)
+lint: install $(REDOCLY) $(CLIENT_TOOLS)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(LINT_ENV) $(VENV)/bin/mypy .
+	$(VENV)/bin/mypy --config-file clients/python/pyproject.toml clients/python/src
 	$(LINT_ENV) $(PY) manage.py makemigrations --check --dry-run
 	$(LINT_ENV) $(PY) manage.py spectacular --file .tools/openapi.yaml
 	$(REDOCLY) lint .tools/openapi.yaml --format=stylish
+	$(PY) clients/generate.py --check
 
 $(REDOCLY):
 	npm install --silent --no-audit --no-fund --prefix .tools @redocly/cli@2.77.0

@@ -83,10 +83,16 @@ def test_no_modules_import_each_other():
 def test_no_module_is_over_400_lines():
     """A module a reader can hold in mind: past 400 lines, it is split along its concerns."""
     skipped = {"migrations", "tests", "node_modules", "__pycache__"}
+    # The Python SDK's generated code is the generator's, one module per operation, never
+    # edited by hand (clients/generate.py rewrites it and `make lint` holds it to the document).
+    generated = ROOT / "clients" / "python" / "src" / "petstore_client" / "generated"
     long = {}
     for folder, folders, files in os.walk(ROOT):
         # Hidden folders hold environments and tools (.venv, bench/.venv-production, .tools).
         folders[:] = [f for f in folders if f not in skipped and not f.startswith(".")]
+        if Path(folder) == generated:
+            folders[:] = []
+            continue
         for name in files:
             path = Path(folder, name)
             if name.endswith(".py") and (lines := len(path.read_text().splitlines())) > 400:

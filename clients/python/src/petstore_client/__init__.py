@@ -1,0 +1,42 @@
+"""The Pet Store API's SDK: the client generated from its OpenAPI document
+(``petstore_client.generated``), and the layer that does a partner's chores (DESIGN §16)."""
+
+from .client import SERVERS, Petstore, next_cursor
+from .errors import (
+    ConflictError,
+    ForbiddenError,
+    GoneError,
+    IdempotencyKeyReusedError,
+    NotFoundError,
+    PetstoreError,
+    RateLimitError,
+    ServiceUnavailableError,
+    UnauthorizedError,
+    ValidationError,
+)
+from .transport import EtagCache, RateLimit, Retry, RetryInfo
+from .webhooks import WebhookVerificationError, verify_webhook
+
+__version__ = "1.0.0"
+
+__all__ = [
+    "SERVERS",
+    "ConflictError",
+    "EtagCache",
+    "ForbiddenError",
+    "GoneError",
+    "IdempotencyKeyReusedError",
+    "NotFoundError",
+    "Petstore",
+    "PetstoreError",
+    "RateLimit",
+    "RateLimitError",
+    "Retry",
+    "RetryInfo",
+    "ServiceUnavailableError",
+    "UnauthorizedError",
+    "ValidationError",
+    "WebhookVerificationError",
+    "next_cursor",
+    "verify_webhook",
+]

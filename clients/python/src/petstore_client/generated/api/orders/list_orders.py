@@ -1,0 +1,270 @@
+from http import HTTPStatus
+from typing import Any, cast
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.list_orders_status import ListOrdersStatus
+from ...models.order import Order
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 20,
+    status: ListOrdersStatus | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    params: dict[str, Any] = {}
+
+    params["cursor"] = cursor
+
+    params["limit"] = limit
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/store/orders",
+        "params": params,
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | Error | list[Order] | None:
+    if response.status_code == 200:
+        response_200 = []
+        _response_200 = response.json()
+        for componentsschemas_orders_item_data in _response_200:
+            componentsschemas_orders_item = Order.from_dict(
+                componentsschemas_orders_item_data
+            )
+
+            response_200.append(componentsschemas_orders_item)
+
+        return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | Error | list[Order]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 20,
+    status: ListOrdersStatus | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | list[Order]]:
+    """List my orders
+
+     The calling account's orders in id order, paged like `listPets`.
+
+    **Scope:** `orders:read`.
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 20.
+        status (ListOrdersStatus | Unset):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Error | list[Order]]
+    """
+
+    kwargs = _get_kwargs(
+        cursor=cursor,
+        limit=limit,
+        status=status,
+        if_none_match=if_none_match,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 20,
+    status: ListOrdersStatus | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | list[Order] | None:
+    """List my orders
+
+     The calling account's orders in id order, paged like `listPets`.
+
+    **Scope:** `orders:read`.
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 20.
+        status (ListOrdersStatus | Unset):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Error | list[Order]
+    """
+
+    return sync_detailed(
+        client=client,
+        cursor=cursor,
+        limit=limit,
+        status=status,
+        if_none_match=if_none_match,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 20,
+    status: ListOrdersStatus | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | list[Order]]:
+    """List my orders
+
+     The calling account's orders in id order, paged like `listPets`.
+
+    **Scope:** `orders:read`.
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 20.
+        status (ListOrdersStatus | Unset):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Error | list[Order]]
+    """
+
+    kwargs = _get_kwargs(
+        cursor=cursor,
+        limit=limit,
+        status=status,
+        if_none_match=if_none_match,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 20,
+    status: ListOrdersStatus | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | list[Order] | None:
+    """List my orders
+
+     The calling account's orders in id order, paged like `listPets`.
+
+    **Scope:** `orders:read`.
+
+    Args:
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 20.
+        status (ListOrdersStatus | Unset):
+        if_none_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Error | list[Order]
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            cursor=cursor,
+            limit=limit,
+            status=status,
+            if_none_match=if_none_match,
+        )
+    ).parsed

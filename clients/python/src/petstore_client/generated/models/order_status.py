@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class OrderStatus(StrEnum):
+    APPROVED = "approved"
+    CANCELLED = "cancelled"
+    DELIVERED = "delivered"
+    PENDING = "pending"
+
+    def __str__(self) -> str:
+        return str(self.value)

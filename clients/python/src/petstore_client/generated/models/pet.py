@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.pet_status import PetStatus
+
+T = TypeVar("T", bound="Pet")
+
+
+@_attrs_define
+class Pet:
+    """An animal available for adoption, or once was.
+
+    Attributes:
+        id (int): Unique identifier assigned on creation.
+        name (str): The animal's name.
+        category_id (int): The animal's category.
+        status (PetStatus): * `available` - Available
+            * `pending` - Pending
+            * `sold` - Sold
+    """
+
+    id: int
+    name: str
+    category_id: int
+    status: PetStatus
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        name = self.name
+
+        category_id = self.category_id
+
+        status = self.status.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "categoryId": category_id,
+                "status": status,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        category_id = d.pop("categoryId")
+
+        status = PetStatus(d.pop("status"))
+
+        pet = cls(
+            id=id,
+            name=name,
+            category_id=category_id,
+            status=status,
+        )
+
+        pet.additional_properties = d
+        return pet
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
