@@ -21,7 +21,7 @@ from apikeys.admin.accounts import AccountAdmin
 from apikeys.models import Account
 from events.types import EventType
 from petstore.admin import short_date
-from webhooks import deliveries, services
+from webhooks import deliveries, endpoints, services
 from webhooks.models import Delivery, Endpoint, EndpointState
 from webhooks.serializers import RecoverySerializer, TestSendSerializer
 
@@ -177,7 +177,7 @@ class EndpointAdmin(admin.ModelAdmin):
     def rotate_secret(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
         by = actor_of(request)
         for endpoint in queryset:
-            secret = services.endpoint_rotate_secret(endpoint, by=by)
+            secret = endpoints.endpoint_rotate_secret(endpoint=endpoint, by=by).secret
             self.message_user(
                 request,
                 f"New secret of {endpoint.url}, shown this once: {secret}",
@@ -245,7 +245,7 @@ class EndpointAdmin(admin.ModelAdmin):
         title: str,
     ) -> TemplateResponse:
         """The page that asks for ``action``'s form, and posts it back with the selection."""
-        endpoints = queryset.select_related("account").order_by("pk")
+        chosen = queryset.select_related("account").order_by("pk")
         return TemplateResponse(
             request,
             "admin/webhooks/endpoint/action_form.html",
@@ -253,7 +253,7 @@ class EndpointAdmin(admin.ModelAdmin):
                 **self.admin_site.each_context(request),
                 "title": title,
                 "opts": self.model._meta,
-                "endpoints": [(endpoint, describe_state(endpoint)) for endpoint in endpoints],
+                "endpoints": [(endpoint, describe_state(endpoint)) for endpoint in chosen],
                 "action": action,
                 "form": form,
                 "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,

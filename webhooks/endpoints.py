@@ -1,6 +1,6 @@
 """What a partner changes on its own endpoints through the API (DESIGN §15): its URL, types and
-whether it is sent anything, and its secret, rotated with an overlap. Each change is in the
-trail, with ``by`` as the actor."""
+whether it is sent anything, and its secret, rotated with an overlap (or at once, as the admin
+rotates it). Each change is in the trail, with ``by`` as the actor."""
 
 from __future__ import annotations
 
@@ -56,11 +56,11 @@ def endpoint_update(
 
 
 @transaction.atomic
-def endpoint_rotate_secret_with_overlap(
-    *, endpoint: Endpoint, expire_current_in_seconds: int, by: Actor | None = None
+def endpoint_rotate_secret(
+    *, endpoint: Endpoint, expire_current_in_seconds: int = 0, by: Actor | None = None
 ) -> Endpoint:
-    """A new secret; the current one goes on signing beside it for the seconds given (none:
-    it stops at once). The secret a previous rotation kept is dropped."""
+    """A new secret; the current one goes on signing beside it for the seconds given (none, as
+    the admin rotates: it stops at once). The secret a previous rotation kept is dropped."""
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
     expires = None
     if expire_current_in_seconds > 0:
@@ -70,7 +70,6 @@ def endpoint_rotate_secret_with_overlap(
     endpoint.secret = new_secret()
     endpoint.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at"])
     # That it changed, and until when the old one signs; never a secret.
-    record_by(
-        by, "endpoint.secret_rotated", endpoint, {"previous_secret_expires_at": [None, expires]}
-    )
+    overlap = {"previous_secret_expires_at": [None, expires]} if expires is not None else None
+    record_by(by, "endpoint.secret_rotated", endpoint, overlap)
     return endpoint

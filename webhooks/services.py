@@ -19,7 +19,7 @@ from events.models import Event
 from petstore.exceptions import Conflict
 from webhooks import events as webhook_events
 from webhooks import sql
-from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint, new_secret
+from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint
 
 if TYPE_CHECKING:
     # Only the workers load the HTTP client (webhooks.delivery); the web processes never do.
@@ -100,17 +100,6 @@ def endpoint_set_enabled(
         record_by(by, action, current, changes)
         if not enabled:
             webhook_events.endpoint_disabled(current)
-
-
-@transaction.atomic
-def endpoint_rotate_secret(endpoint: Endpoint, *, by: Actor | None = None) -> str:
-    """A new secret at once (the admin's rotation): no earlier secret signs beside it, an API
-    rotation's overlap included."""
-    endpoint.secret = new_secret()
-    endpoint.previous_secret, endpoint.previous_secret_expires_at = "", None
-    endpoint.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at"])
-    record_by(by, "endpoint.secret_rotated", endpoint)  # that it changed; never the secret
-    return endpoint.secret
 
 
 def redeliver(delivery: Delivery) -> None:

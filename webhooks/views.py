@@ -211,7 +211,7 @@ class EndpointViewSet(SecretKeysOnly):
         # Every field has a default: an empty body asks for the default overlap.
         rotation = SecretRotationSerializer(data=request.data)
         rotation.is_valid(raise_exception=True)
-        endpoint = endpoints.endpoint_rotate_secret_with_overlap(
+        endpoint = endpoints.endpoint_rotate_secret(
             endpoint=endpoint,
             expire_current_in_seconds=rotation.validated_data["expireCurrentInSeconds"],
             by=actor_of(request),
