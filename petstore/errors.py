@@ -275,6 +275,14 @@ def _request_id(request: HttpRequest | None) -> str:
     return getattr(request, "request_id", "-")
 
 
+def crash_response(request: HttpRequest, exc: Exception) -> HttpResponse | None:
+    """The Error body for what a view raised, or None for Django to answer."""
+    if isinstance(exc, SuspiciousOperation):
+        return None  # Django answers 400 (413 for a body too big); ApiErrorMiddleware rewrites it
+    status, body = internal_error_body(request, exc)
+    return JsonResponse(body, status=status, json_dumps_params=COMPACT)
+
+
 class ApiErrorMiddleware:
     """Makes every /v1 error an Error body, whoever produced it."""
 
@@ -294,10 +302,7 @@ class ApiErrorMiddleware:
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if not answers_with_error_body(request.path_info):
             return None
-        if isinstance(exc, SuspiciousOperation):
-            return None  # Django answers 400 (413 for a body too big); __call__ rewrites it
-        status, body = internal_error_body(request, exc)
-        return JsonResponse(body, status=status, json_dumps_params=COMPACT)
+        return crash_response(request, exc)
 
     @staticmethod
     def _as_error_body(response: HttpResponse) -> HttpResponse:

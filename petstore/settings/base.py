@@ -66,11 +66,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Hands the view's call to ApiBranch: listed last.
-    "petstore.api_branch.ViewCall",
 ]
 
-# The layers of an API request after ApiBranch, in order, before the view.
+# The layers of an API request after ApiBranch, in order, before petstore.api_branch.call_view.
 API_MIDDLEWARE = [
     # Where an API request is admitted: key, limits, 429s, the limit's headers.
     "apikeys.admission.middleware.AdmissionMiddleware",
