@@ -1,6 +1,7 @@
 """The HTTP rules of /v1 beside Django's: a request names a host we serve and carries a bounded
 number of query parameters, or is refused as the client's mistake (400, after admission has
-counted it)."""
+counted it). The host checked is kept as ``request.checked_host``, for the API's links
+(``petstore.pagination``)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def refusal(request: HttpRequest) -> HttpResponse | None:
     try:
         # ALLOWED_HOSTS, checked here since /v1 never reaches CommonMiddleware
         # (petstore.api_branch).
-        request.get_host()
+        request.checked_host = request.get_host()  # type: ignore[attr-defined]
     except DisallowedHost:
         return error_response(
             400, ErrorCode.MALFORMED_REQUEST, "The Host header names no host this service serves."
