@@ -19,18 +19,22 @@ class ApiHttpMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return refusal(request) or self.get_response(request)
+        try:
+            # ALLOWED_HOSTS, checked here since /v1 never reaches CommonMiddleware
+            # (petstore.api_branch).
+            request.checked_host = request.get_host()  # type: ignore[attr-defined]
+        except DisallowedHost:
+            return error_response(
+                400,
+                ErrorCode.MALFORMED_REQUEST,
+                "The Host header names no host this service serves.",
+            )
+        return too_many_fields(request) or self.get_response(request)
 
 
-def refusal(request: HttpRequest) -> HttpResponse | None:
-    try:
-        # ALLOWED_HOSTS, checked here since /v1 never reaches CommonMiddleware
-        # (petstore.api_branch).
-        request.checked_host = request.get_host()  # type: ignore[attr-defined]
-    except DisallowedHost:
-        return error_response(
-            400, ErrorCode.MALFORMED_REQUEST, "The Host header names no host this service serves."
-        )
+def too_many_fields(request: HttpRequest) -> HttpResponse | None:
+    """The refusal of a query string with more parameters than Django reads
+    (``DATA_UPLOAD_MAX_NUMBER_FIELDS``), or None."""
     fields = request.META.get("QUERY_STRING", "").count("&") + 1
     if fields > settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:
         # Django would refuse them only when a view reads them; refused here for every path,
