@@ -14,7 +14,8 @@ is priced by taking it away: the stack less the same stack with keys and limits 
 Redis round trip (``bench/bare.py``) prices the round trip alone. Many customers are priced the
 same way: the list with 2,000 keys in rotation, each read once by the process before counting,
 and with every key found by its record in Redis (the process's key ring emptied before each
-request: what a process pays for a key it has not read).
+request: what a process pays for a key it has not read). The OpenAPI document and its 304 are
+priced beside a refusal (the list without a key), the least anyone without a key can ask for.
 """
 
 from __future__ import annotations
@@ -54,10 +55,16 @@ CONDITIONAL = "BENCH_IF_NONE_MATCH"
 CROWD = 2_000  # keys in rotation: more than the counter names' cache holds
 IN_ROTATION = f"list: {CROWD:,} keys in rotation"
 EACH_BY_RECORD = f"list: {CROWD:,} keys, each by its record"
+REFUSED = "refused: the list without a key"
+OPENAPI = "openapi: the document, without a key"
+OPENAPI_304 = "openapi: 304 to If-None-Match"
+DOCUMENT = "/v1/openapi.json"
+# Set in a case's environment: the status its requests must answer, when not 200 (201 for POST).
+EXPECT = "BENCH_EXPECT"
 
 # Which keys a case's requests carry: the one key, the crowd (each read once before counting),
-# or the crowd with the process's key ring emptied before each request.
-ONE, ROTATION, BY_RECORD = "one", "rotation", "by-record"
+# the crowd with the process's key ring emptied before each request, or none.
+ONE, ROTATION, BY_RECORD, NONE = "one", "rotation", "by-record", "none"
 
 # (label, application, path, extra environment, keys)
 CASES: list[tuple[str, str, str, dict[str, str], str]] = [
@@ -73,6 +80,9 @@ CASES: list[tuple[str, str, str, dict[str, str], str]] = [
     ("get: the floor", FLOOR, GET, {}, ONE),
     ("create: the whole request", STACK, CREATE, {}, ONE),
     ("create: the floor", FLOOR, CREATE, {}, ONE),
+    (REFUSED, STACK, LIST, {EXPECT: "401 Unauthorized"}, NONE),
+    (OPENAPI, STACK, DOCUMENT, {}, NONE),
+    (OPENAPI_304, STACK, DOCUMENT, {CONDITIONAL: "1"}, NONE),
 ]
 
 
@@ -111,17 +121,15 @@ def serve(app_path: str, request: str, keys_file: str, keys: str, count: int) ->
         etags.extend(value for name, value in headers if name == "ETag")
 
     def send(key: str) -> None:
-        environ = {
-            **environ_base,
-            "HTTP_AUTHORIZATION": f"Bearer {key}",
-            "wsgi.input": io.BytesIO(body),
-        }
+        environ = {**environ_base, "wsgi.input": io.BytesIO(body)}
+        if key:
+            environ["HTTP_AUTHORIZATION"] = f"Bearer {key}"
         answer = app(environ, start_response)
         b"".join(answer)
         if hasattr(answer, "close"):
             answer.close()
 
-    pool = Path(keys_file).read_text().split()
+    pool = [""] if keys == NONE else Path(keys_file).read_text().split()
     if os.environ.get(CONDITIONAL):
         send(pool[0])
         environ_base["HTTP_IF_NONE_MATCH"] = etags[0]
@@ -129,12 +137,14 @@ def serve(app_path: str, request: str, keys_file: str, keys: str, count: int) ->
     by_record = keys == BY_RECORD
     if by_record:
         from apikeys.keyring import keyring
-    if keys != ONE:
+    if keys in (ROTATION, BY_RECORD):
         for key in pool:
             send(key)  # each key read once, as by a process in steady use
     chosen = random.Random(0)
     sequence = (
-        [pool[0]] * (WARMUP + count) if keys == ONE else chosen.choices(pool, k=WARMUP + count)
+        [pool[0]] * (WARMUP + count)
+        if keys in (ONE, NONE)
+        else chosen.choices(pool, k=WARMUP + count)
     )
     for key in sequence[:WARMUP]:
         send(key)
@@ -147,6 +157,8 @@ def serve(app_path: str, request: str, keys_file: str, keys: str, count: int) ->
     expected = {"201 Created"} if method == "POST" else {"200 OK"}
     if os.environ.get(CONDITIONAL):
         expected = {"304 Not Modified"}
+    if os.environ.get(EXPECT):
+        expected = {os.environ[EXPECT]}
     if statuses != expected:
         raise SystemExit(f"{app_path} {request} answered {statuses}")
 
@@ -247,6 +259,8 @@ def main() -> None:
     print(f"{'list: a 304 as a share of the 200':40} {costs[NOT_MODIFIED] / whole:>12.0%}")
     print(f"{'list: a key in rotation less the one key':40} {costs[IN_ROTATION] - whole:>12,}")
     print(f"{'list: a key by its record less the one':40} {costs[EACH_BY_RECORD] - whole:>12,}")
+    print(f"{'openapi: the document over a refusal':40} {costs[OPENAPI] / costs[REFUSED]:>12.2f}")
+    print(f"{'openapi: its 304 over a refusal':40} {costs[OPENAPI_304] / costs[REFUSED]:>12.2f}")
 
 
 if __name__ == "__main__":

@@ -49,6 +49,9 @@ def report(results: dict[str, object]) -> None:
     from bench.front import report_front  # it imports this module
 
     report_front(results["front"])  # type: ignore[arg-type]
+    from bench.openapi import report_openapi  # it imports this module
+
+    report_openapi(results["openapi"])  # type: ignore[arg-type]
     from bench.crowd import report_crowd  # it imports this module
 
     report_crowd(results["crowd"])  # type: ignore[arg-type]

@@ -9,8 +9,9 @@ Starts, on loopback, the production configuration (gunicorn, PostgreSQL, Redis) 
 seeds 10,000 pets and an Enterprise key whose limits never interfere, then drives each variant
 with wrk, alternating stack and floor round by round so that both see the same machine, and
 reports medians and the ratios stack / floor. Also: the list at 1,000 and 1,000,000 pets (and
-its query plan), and a worker's memory after 10k and 50k requests, with /readyz probed every
-second and one admin sign-in, as a deployed worker serves them.
+its query plan), a worker's memory after 10k and 50k requests, with /readyz probed every
+second and one admin sign-in, as a deployed worker serves them, and the OpenAPI document beside
+a refusal (bench/openapi.py).
 
 Writes bench/results/latest.json. Ratios, not absolute figures, are what hold from one machine
 (or one noisy minute) to the next.
@@ -70,6 +71,9 @@ SERVER_ENV = {
     "LOG_LEVEL": "WARNING",
     # The memory run signs in to the admin over plain HTTP.
     "SECURE_COOKIES": "0",
+    # The document and the refusals are measured without a key, from one address: its limit
+    # would refuse all but 60 a minute.
+    "PETSTORE_ANONYMOUS_RATE": "1000000000/m",
 }
 
 
@@ -336,6 +340,7 @@ def measure(
     from bench.feed import measure_feed  # it imports this module
     from bench.front import measure_front  # it imports this module
     from bench.memory import measure_memory  # it imports this module
+    from bench.openapi import measure_openapi  # it imports this module
     from bench.scale import measure_scale  # it imports this module
     from bench.webhooks import measure_webhooks  # it imports this module
 
@@ -343,6 +348,7 @@ def measure(
     # the memory and scale runs restart the stack and reseed the pets.
     rows = measure_variants(servers, key, options)
     front = measure_front(key, options)
+    openapi = measure_openapi(options)
     # The crowd: many keys in rotation, on a stack of its own.
     servers["stack"].send_signal(signal.SIGTERM)
     servers["stack"].wait(timeout=30)
@@ -363,6 +369,7 @@ def measure(
         "seconds": options.seconds,
         "variants": rows,
         "front": front,
+        "openapi": openapi,
         "crowd": crowd,
         "memory": memory,
         "scale": scale,

@@ -5,9 +5,9 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from pets import events, services
+from pets import services
 from pets.models import Category, Pet, PetStatus
-from petstore.admin import clipped, short_date
+from petstore.admin import SavesItsFieldsOnly, clipped, short_date
 from petstore.exceptions import DomainError
 
 
@@ -15,6 +15,11 @@ from petstore.exceptions import DomainError
 class CategoryAdmin(admin.ModelAdmin):
     list_display = ("category_name", "summary")
     search_fields = ("name",)
+
+    # Partners hold categories' ids (their animals', their filters): the feed says when one is
+    # added, and nothing could tell them it was gone.
+    def has_delete_permission(self, request: HttpRequest, obj: Category | None = None) -> bool:
+        return False
 
     @admin.display(description="name", ordering="name")
     def category_name(self, category: Category) -> str:
@@ -48,8 +53,9 @@ class PetAdminForm(forms.ModelForm):
 
 
 @admin.register(Pet)
-class PetAdmin(admin.ModelAdmin):
+class PetAdmin(SavesItsFieldsOnly):
     form = PetAdminForm
+    moved_by_services = ("status",)
     # Status first after the name: it is what staff change here.
     list_display = ("pet_name", "status", "category_name", "created")
     list_filter = ("status", "category")
@@ -58,18 +64,24 @@ class PetAdmin(admin.ModelAdmin):
     readonly_fields = ("created_at",)
     actions = ("mark_available", "mark_pending")
 
+    def has_delete_permission(self, request: HttpRequest, obj: Pet | None = None) -> bool:
+        return False  # an animal leaves through its adoption; the feed has no way to say gone
+
     def save_model(self, request: HttpRequest, pet: Pet, form: forms.Form, change: bool) -> None:
-        """Saved, with its event, in the admin's transaction."""
+        """Added with its event; changed field by field, the status through the service that
+        moves it (its event, its lock against an order placed meanwhile)."""
         if not change:
             added = services.pet_create(
                 name=pet.name, category_id=pet.category_id, status=pet.status
             )
             pet.pk, pet.created_at = added.pk, added.created_at
             return
-        previous = form.initial.get("status")
         super().save_model(request, pet, form, change)
-        if previous != pet.status:
-            events.pet_status_changed(pet, str(previous))
+        if "status" in form.changed_data:
+            try:
+                services.pet_change_status(pet_id=pet.pk, status=pet.status)
+            except DomainError as exc:  # an order took the animal after the form was checked
+                self.message_user(request, exc.message, messages.ERROR)
 
     @admin.display(description="name", ordering="name")
     def pet_name(self, pet: Pet) -> str:

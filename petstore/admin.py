@@ -1,4 +1,5 @@
-"""The admin site's titles, and the cells its lists share: short dates, clipped names, badges.
+"""The admin site's titles, the cells its lists share (short dates, clipped names, badges), and
+the change that writes only what its form changed.
 
 The lists are laid out for a laptop's width (1280 px): what staff decide on (state, plan,
 status) comes first and is compact, dates show the day with the full instant in a tooltip, and
@@ -10,8 +11,10 @@ tooltip, so that no column is pushed out of view
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.contrib import admin
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -51,3 +54,21 @@ def badge(label: str, *, works: bool, tooltip: str = "") -> SafeString:
         WORKS if works else REFUSED,
         label,
     )
+
+
+class SavesItsFieldsOnly(admin.ModelAdmin):
+    """A change writes only the fields its form changed: the other columns (a status, a
+    failure count) move through the services, and writing back the page's copy of them would
+    undo a move made since the page was read."""
+
+    # Fields the form shows but whose change the admin hands to a service (a pet's status).
+    moved_by_services: tuple[str, ...] = ()
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if not change:
+            super().save_model(request, obj, form, change)
+            return
+        fields = [name for name in form.changed_data if name not in self.moved_by_services]
+        if fields:
+            touched = [f.name for f in obj._meta.concrete_fields if getattr(f, "auto_now", False)]
+            obj.save(update_fields=[*fields, *touched])

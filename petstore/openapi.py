@@ -1,4 +1,4 @@
-"""The OpenAPI document: the view that serves it, and what every operation shares, which
+"""The OpenAPI document (served by ``petstore.openapi_view``): what every operation shares, which
 drf-spectacular cannot infer from the views: the server answering, the Error body and the
 errors any operation may answer (``error_responses``), and the rate limit's headers on every
 response. Each view declares its own error statuses and headers in its ``extend_schema``
@@ -9,24 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from drf_spectacular.views import SpectacularJSONAPIView
-from rest_framework.request import Request
-from rest_framework.response import Response
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 from petstore.errors import ErrorCode
-
-
-class OpenApiView(SpectacularJSONAPIView):
-    """``GET /v1/openapi.json``. The document takes no parameters: drf-spectacular's view would
-    write ``?version=`` into ``info.version`` and switch language on ``?lang=``."""
-
-    @extend_schema(exclude=True)
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return self._get_schema_response(request)
-
-    def _get_version_parameter(self, request: Request) -> None:
-        return None
 
 
 def list_this_server_first(

@@ -38,7 +38,7 @@ v1: list[URLPattern | URLResolver] = [
     path("v1/", include("apikeys.urls")),
     path("v1/", include("events.urls")),
     path("v1/", include("webhooks.urls")),
-    path("v1/openapi.json", on_first_request("petstore.openapi.OpenApiView"), name="openapi"),
+    path("v1/openapi.json", on_first_request("petstore.openapi_view.OpenApiView"), name="openapi"),
 ]
 
 urlpatterns = [

@@ -1,6 +1,7 @@
 """Orders in the admin: the shelter staff's approve, deliver and cancel, from the list for many
 orders and from an order's own page for one, through the same services either way. Deliver and
-cancel cannot be undone, so both ask first on a page of their own."""
+cancel cannot be undone, so both ask first on a page of their own. No order is deleted (cancel
+is the way out), and the form writes only the hand-over date."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from petstore.admin import clipped, short_date
+from petstore.admin import SavesItsFieldsOnly, clipped, short_date
 from petstore.exceptions import DomainError
 from store import services
 from store.models import Order, OrderStatus
@@ -77,7 +78,7 @@ def moved_message(orders: list[tuple[int, str]], done: str) -> str:
 
 
 @admin.register(Order)
-class OrderAdmin(admin.ModelAdmin):
+class OrderAdmin(SavesItsFieldsOnly):
     # Status first after the number: it is what staff act on here.
     list_display = ("id", "status", "pet_name", "account_name", "ship", "created")
     list_filter = ("status",)
@@ -89,6 +90,9 @@ class OrderAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # orders are placed through the API, by the adopting account
+
+    def has_delete_permission(self, request: HttpRequest, obj: Order | None = None) -> bool:
+        return False  # cancel instead: it frees the animal and tells the account
 
     @admin.display(description="animal", ordering="pet__name")
     def pet_name(self, order: Order) -> str:

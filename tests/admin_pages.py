@@ -1,9 +1,11 @@
-"""Reading admin pages as a browser would: what a change form posts, a list's column, messages."""
+"""Reading admin pages as a browser would: what a change form or a confirmation posts, a list's
+column, messages."""
 
 from __future__ import annotations
 
 import re
 from html import unescape
+from html.parser import HTMLParser
 from typing import Any
 
 from django import forms
@@ -35,6 +37,10 @@ def _posted(field: forms.BoundField) -> dict[str, Any]:
         }
     if isinstance(widget, forms.CheckboxInput):
         return {field.html_name: "on"} if value else {}
+    if value is None and isinstance(
+        field.field, (forms.MultipleChoiceField, forms.ModelMultipleChoiceField)
+    ):
+        return {}  # nothing ticked, nothing sent
     return {field.html_name: "" if value is None else value}
 
 
@@ -56,3 +62,33 @@ def shown_messages(response: Any) -> list[str]:
 def listed(response: Any) -> list[Any]:
     """The objects a change list shows."""
     return list(response.context["cl"].result_list)
+
+
+class _HiddenFields(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "input" and found.get("type") == "hidden" and found.get("name"):
+            self.fields.append((found["name"] or "", found.get("value") or ""))
+
+
+def answered_yes(response: Any, **changes: Any) -> dict[str, Any]:
+    """What the page in ``response``, which asks before an action acts, posts when answered Yes
+    with ``changes`` made to its form: its hidden fields and its form's initial values."""
+    parser = _HiddenFields()
+    parser.feed(response.content.decode())
+    values: dict[str, list[str]] = {}
+    for name, value in parser.fields:
+        values.setdefault(name, []).append(value)
+    data: dict[str, Any] = {
+        name: each[0] if len(each) == 1 else each for name, each in values.items()
+    }
+    form = response.context.get("form")
+    if form is not None:
+        for field in form:
+            data.update(_posted(field))
+    data.update(changes)
+    return data

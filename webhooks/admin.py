@@ -20,7 +20,7 @@ from apikeys.actors import actor_of
 from apikeys.admin.accounts import AccountAdmin
 from apikeys.models import Account
 from events.types import EventType
-from petstore.admin import short_date
+from petstore.admin import SavesItsFieldsOnly, short_date
 from webhooks import deliveries, endpoints, services
 from webhooks.models import Delivery, Endpoint, EndpointState
 from webhooks.serializers import RecoverySerializer, TestSendSerializer
@@ -125,7 +125,7 @@ class ExampleSendForm(forms.Form):
 
 
 @admin.register(Endpoint)
-class EndpointAdmin(admin.ModelAdmin):
+class EndpointAdmin(SavesItsFieldsOnly):
     list_display = ("url", "account", "health", "created_at")
     list_filter = ("enabled",)
     search_fields = ("url", "account__name")
@@ -186,11 +186,15 @@ class EndpointAdmin(admin.ModelAdmin):
 
     @admin.action(description="Redeliver their failed deliveries", permissions=["change"])
     def redeliver_failed(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
-        failed = Delivery.objects.filter(endpoint__in=queryset, state="failed")
-        count = 0
-        for delivery in failed:
-            services.redeliver(delivery)
-            count += 1
+        # A recovery since the endpoint was made: the API's own, in the trail.
+        by, count = actor_of(request), 0
+        for endpoint in queryset.order_by("pk"):
+            requeued, has_more = deliveries.endpoint_recover(
+                endpoint=endpoint, since=endpoint.created_at, by=by
+            )
+            count += requeued
+            if has_more:
+                self.message_user(request, f"More are left for {endpoint.url}: run it again.")
         self.message_user(request, f"{count} delivery(ies) sent again.")
 
     @admin.action(description="Send failed deliveries again since…", permissions=["change"])
@@ -262,7 +266,7 @@ class EndpointAdmin(admin.ModelAdmin):
 
 
 @admin.register(Delivery)
-class DeliveryAdmin(admin.ModelAdmin):
+class DeliveryAdmin(SavesItsFieldsOnly):
     list_display = ("event", "endpoint", "state", "attempts", "last_status", "next_attempt_at")
     list_filter = ("state",)
     list_select_related = ("event", "endpoint")
@@ -283,8 +287,14 @@ class DeliveryAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    # A delivery is what an endpoint is owed: forgetting it would lose the event for good.
+    def has_delete_permission(self, request: HttpRequest, obj: Delivery | None = None) -> bool:
+        return False
+
     @admin.action(description="Redeliver selected deliveries", permissions=["change"])
     def redeliver(self, request: HttpRequest, queryset: QuerySet[Delivery]) -> None:
+        # The API's retry, in the trail.
+        by = actor_of(request)
         for delivery in queryset:
-            services.redeliver(delivery)
+            deliveries.delivery_retry(delivery=delivery, by=by)
         self.message_user(request, f"{len(queryset)} delivery(ies) sent again.")

@@ -11,11 +11,11 @@ from apikeys.actors import actor_of
 from apikeys.admin.display import prefix_cell
 from apikeys.admin.filters import BanStateFilter
 from apikeys.models import Ban
-from petstore.admin import badge, clipped, short_date
+from petstore.admin import SavesItsFieldsOnly, badge, clipped, short_date
 
 
 @admin.register(Ban)
-class BanAdmin(admin.ModelAdmin):
+class BanAdmin(SavesItsFieldsOnly):
     list_display = (
         "key",
         "state",

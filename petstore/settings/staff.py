@@ -9,6 +9,8 @@ from petstore.settings.environment import env_bool, env_int, env_str
 # Staff sign in with a second factor (staff/): always in production; `make run` (DEBUG) may
 # do without, unless told otherwise.
 PETSTORE_ADMIN_SECOND_FACTOR = env_bool("PETSTORE_ADMIN_SECOND_FACTOR", not DEBUG)
+# The admin shows no device's key, QR code or recovery codes: only their member ever sees them.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 # A staff session ends after this many idle minutes: each admin request starts them again.
 PETSTORE_ADMIN_IDLE_MINUTES = env_int("PETSTORE_ADMIN_IDLE_MINUTES", 30, minimum=1)
 SESSION_COOKIE_AGE = PETSTORE_ADMIN_IDLE_MINUTES * 60

@@ -31,6 +31,7 @@ pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 ROOT = Path(__file__).resolve().parents[2]
 NODE_MODULES = ROOT / ".tools" / "clients" / "typescript" / "node_modules"
 PYTEST = "pytest==9.2.0"  # the project's, for the SDK's own environment
+HYPOTHESIS = "hypothesis==6.170.15"  # the project's, for the verifier's property test
 AVAILABLE_IN_CATEGORY = 45
 # A build takes a minute at most, a suite too (it waits out one minute's rate limit), on a busy
 # machine less than half of this.
@@ -105,7 +106,7 @@ def steps(where: Path) -> dict[str, tuple[Path, str, str]]:
     venv, sdk = where / "venv", ROOT / "clients" / "python"
     install = (
         f"{sys.executable} -m venv {venv} && {venv}/bin/pip install --quiet "
-        f"--disable-pip-version-check {sdk} {PYTEST}"
+        f"--disable-pip-version-check {sdk} {PYTEST} {HYPOTHESIS}"
     )
     return {
         "typescript": (package, "npm run build", "npm test"),

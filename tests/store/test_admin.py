@@ -11,6 +11,8 @@ from http import HTTPStatus
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from store import services
 from store.models import Order
@@ -246,6 +248,35 @@ def test_staff_set_the_hand_over_date_but_not_the_status_by_the_form(staff_clien
     assert response.status_code == HTTPStatus.FOUND
     placed.refresh_from_db()
     assert placed.ship_date == datetime(2026, 12, 24, 10, tzinfo=UTC)
+    assert states(placed) == ("pending", "pending")
+
+
+def test_saving_the_hand_over_date_writes_it_alone(staff_client, placed):
+    url = f"{ORDERS}{placed.pk}/change/"
+    form = staff_client.get(url)
+
+    with CaptureQueriesContext(connection) as queries:
+        response = staff_client.post(
+            url, form_data(form, ship_date_0="2026-12-24", ship_date_1="10:00:00")
+        )
+
+    # The status moves only through the services: the page's copy of it is never written back.
+    updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "store_order"')]
+    assert response.status_code == HTTPStatus.FOUND
+    assert len(updates) == 1
+    assert re.findall(r'"(\w+)" = ', updates[0].split(" WHERE ")[0]) == [
+        "ship_date",
+        "updated_at",
+    ]
+
+
+def test_not_even_a_superuser_deletes_an_order_cancel_is_the_way(admin_client, placed):
+    page = admin_client.post(f"{ORDERS}{placed.pk}/delete/", {"post": "yes"})
+    chosen = {"action": "delete_selected", "_selected_action": [placed.pk], "post": "yes"}
+    listed_page = admin_client.post(ORDERS, {**chosen, "index": 0}, follow=True)
+
+    assert page.status_code == HTTPStatus.FORBIDDEN
+    assert "delete_selected" not in listed_page.content.decode()
     assert states(placed) == ("pending", "pending")
 
 

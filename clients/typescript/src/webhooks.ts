@@ -14,11 +14,14 @@ export interface VerifyOptions {
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;
 
+// Seconds since 1970 in ASCII digits: twelve reach the year 33658.
+const TIMESTAMP = /^[0-9]{1,12}$/;
+
 /**
  * The event of a delivery, once its `webhook-signature` is found to be the endpoint's secret's
  * (Standard Webhooks: HMAC-SHA256 of `id.timestamp.body`). Pass the body exactly as received.
- * Throws `WebhookVerificationError` otherwise. Deliveries come at least once: deduplicate by
- * `webhook-id`.
+ * Throws `WebhookVerificationError` otherwise, whatever the headers or the body hold.
+ * Deliveries come at least once: deduplicate by `webhook-id`.
  */
 export function verifyWebhook(
   body: string | Uint8Array,
@@ -33,10 +36,10 @@ export function verifyWebhook(
     throw new WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature");
   }
   const now = (options.now ?? new Date()).getTime() / 1000;
-  if (!/^\d+$/.test(timestamp) || Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300)) {
+  if (!TIMESTAMP.test(timestamp) || Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300)) {
     throw new WebhookVerificationError("webhook-timestamp is too far from now");
   }
-  const payload = typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body);
+  const payload = bytesOf(body);
   const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
   const expected = createHmac("sha256", key).update(`${id}.${timestamp}.`).update(payload).digest();
   // During a secret's rotation the service signs with both: any one of them will do.
@@ -44,7 +47,7 @@ export function verifyWebhook(
     const [version, value] = signature.split(",", 2);
     const given = Buffer.from(value ?? "", "base64");
     if (version === "v1" && given.length === expected.length && timingSafeEqual(given, expected)) {
-      return JSON.parse(payload.toString("utf8")) as components["schemas"]["Event"];
+      return eventOf(payload);
     }
   }
   throw new WebhookVerificationError("no signature matches the secret");
@@ -54,6 +57,33 @@ function header(headers: HeaderSource, name: string): string | undefined {
   if (headers instanceof Headers) {
     return headers.get(name) ?? undefined;
   }
-  const found = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-  return Array.isArray(found) ? found[0] : found;
+  if (typeof headers !== "object" || headers === null) {
+    throw new WebhookVerificationError("the headers are not a record of names to values");
+  }
+  const found: unknown = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+  const value = Array.isArray(found) ? (found[0] as unknown) : found;
+  return typeof value === "string" ? value : undefined;
+}
+
+function bytesOf(body: string | Uint8Array): Buffer {
+  if (typeof body === "string") {
+    return Buffer.from(body, "utf8");
+  }
+  if (body instanceof Uint8Array) {
+    return Buffer.from(body);
+  }
+  throw new WebhookVerificationError("the body is neither bytes nor text");
+}
+
+function eventOf(payload: Buffer): components["schemas"]["Event"] {
+  let event: unknown;
+  try {
+    event = JSON.parse(payload.toString("utf8"));
+  } catch (error) {
+    throw new WebhookVerificationError("the body is not JSON", { cause: error });
+  }
+  if (typeof event !== "object" || event === null || Array.isArray(event)) {
+    throw new WebhookVerificationError("the body is not an event");
+  }
+  return event as components["schemas"]["Event"];
 }

@@ -6,9 +6,13 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
+
+# Seconds since 1970 in ASCII digits: twelve reach the year 33658, and int() takes them all.
+TIMESTAMP = re.compile(r"[0-9]{1,12}")
 
 
 class WebhookVerificationError(Exception):
@@ -25,25 +29,61 @@ def verify_webhook(
 ) -> dict[str, Any]:
     """The event of a delivery, once its ``webhook-signature`` is found to be the endpoint's
     secret's (HMAC-SHA256 of ``id.timestamp.body``). Pass the body exactly as received.
-    Raises ``WebhookVerificationError`` otherwise. Deliveries come at least once: deduplicate
-    by ``webhook-id``."""
-    found = {name.lower(): value for name, value in headers.items()}
-    webhook_id, timestamp, signatures = (
-        found.get(f"webhook-{name}", "") for name in ("id", "timestamp", "signature")
-    )
-    if not (webhook_id and timestamp and signatures):
-        raise WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature")
+    Raises ``WebhookVerificationError`` otherwise, whatever the headers or the body hold.
+    Deliveries come at least once: deduplicate by ``webhook-id``."""
+    webhook_id, timestamp, signatures = _webhook_headers(headers)
     at = time.time() if now is None else now
-    if not timestamp.isdigit() or abs(at - int(timestamp)) > tolerance_seconds:
+    if not TIMESTAMP.fullmatch(timestamp) or abs(at - int(timestamp)) > tolerance_seconds:
         raise WebhookVerificationError("webhook-timestamp is too far from now")
-    payload = body.encode() if isinstance(body, str) else body
+    payload = _bytes(body)
     key = base64.b64decode(secret.removeprefix("whsec_"))
-    signed = f"{webhook_id}.{timestamp}.".encode() + payload
+    signed = f"{webhook_id}.{timestamp}.".encode(errors="surrogatepass") + payload
     expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
     # During a secret's rotation the service signs with both: any one of them will do.
     for signature in signatures.split():
         version, _, value = signature.partition(",")
-        if version == "v1" and hmac.compare_digest(value, expected):
-            event: dict[str, Any] = json.loads(payload)
-            return event
+        if version == "v1" and value.isascii() and hmac.compare_digest(value, expected):
+            return _event(payload)
     raise WebhookVerificationError("no signature matches the secret")
+
+
+def _webhook_headers(headers: Mapping[str, str]) -> tuple[str, str, str]:
+    """``webhook-id``, ``webhook-timestamp`` and ``webhook-signature``, each a string."""
+    try:
+        found = {name.lower(): value for name, value in headers.items() if isinstance(name, str)}
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise WebhookVerificationError("the headers are not a mapping of names to values") from exc
+    webhook_id, timestamp, signatures = (
+        found.get(f"webhook-{name}") for name in ("id", "timestamp", "signature")
+    )
+    if not (
+        isinstance(webhook_id, str)
+        and isinstance(timestamp, str)
+        and isinstance(signatures, str)
+        and webhook_id
+        and timestamp
+        and signatures
+    ):
+        raise WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature")
+    return webhook_id, timestamp, signatures
+
+
+def _bytes(body: bytes | str) -> bytes:
+    if isinstance(body, str):
+        try:
+            return body.encode()
+        except UnicodeEncodeError as exc:
+            raise WebhookVerificationError("the body is not text as received") from exc
+    if isinstance(body, bytes | bytearray | memoryview):
+        return bytes(body)
+    raise WebhookVerificationError("the body is neither bytes nor text")
+
+
+def _event(payload: bytes) -> dict[str, Any]:
+    try:
+        event = json.loads(payload)
+    except (ValueError, RecursionError) as exc:  # not UTF-8, not JSON, or nested past reading
+        raise WebhookVerificationError("the body is not JSON") from exc
+    if not isinstance(event, dict):
+        raise WebhookVerificationError("the body is not an event")
+    return event
