@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 
 from drf_spectacular.generators import SchemaGenerator
@@ -15,7 +16,9 @@ from drf_spectacular.generators import SchemaGenerator
 BAD = "not-one-of-these"
 
 
+@cache
 def document() -> dict[str, Any]:
+    """Made once per test run: the tests only read it."""
     return SchemaGenerator().get_schema(request=None, public=True)
 
 
