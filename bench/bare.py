@@ -2,7 +2,7 @@
 
 Admission asks Redis about every request, one round trip, so that a key revoked in one
 process is refused by the very next request in every process, and a limit holds across all of
-them (``apikeys.admission``). This application is the open stack (``PETSTORE_OPEN_FOR_BENCHMARK``:
+them (``apikeys.admission``). This application is the open stack (``bench.open_settings``:
 no keys, no limits) with only that round trip added, an ``INCR`` through the process's Redis
 client (``petstore.redis``): no key, no script, no headers. `make bench` runs it beside
 ``open``, so that the price of keys and limits (stack / open) can be read against the price of

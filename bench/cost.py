@@ -10,7 +10,7 @@ run where timings on a shared 2-core machine do not: with one hash seed for ever
 (``PYTHONHASHSEED``), two runs of a case agree to a few dozen instructions a request.
 PostgreSQL's and Redis's own work is not in the counts (the benchmark's req/s has that). A part
 is priced by taking it away: the stack less the same stack with keys and limits off
-(``PETSTORE_OPEN_FOR_BENCHMARK``), or with the request log off; and the open stack with one bare
+(``bench.open_settings``), or with the request log off; and the open stack with one bare
 Redis round trip (``bench/bare.py``) prices the round trip alone. Many customers are priced the
 same way: the list with 2,000 keys in rotation, each read once by the process before counting,
 and with every key found by its record in Redis (the process's key ring emptied before each
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import crowd
-from bench.run import PRODUCTION_VENV, ROOT, SERVER_ENV, SERVER_PYTHON, issue_key
+from bench.run import OPEN_SETTINGS, PRODUCTION_VENV, ROOT, SERVER_ENV, SERVER_PYTHON, issue_key
 from bench.scale import seed_pets
 
 WARMUP = 100
@@ -50,6 +50,7 @@ OPEN = "list: keys + limits off"
 BARE_ROUND_TRIP = "list: off, one bare Redis round trip"
 LOG_OFF = "list: request log off"
 NOT_MODIFIED = "list: 304 to If-None-Match"
+OPENED = {"DJANGO_SETTINGS_MODULE": OPEN_SETTINGS}
 # Set in a case's environment: its requests carry the ETag of the first answer.
 CONDITIONAL = "BENCH_IF_NONE_MATCH"
 CROWD = 2_000  # keys in rotation: more than the counter names' cache holds
@@ -69,8 +70,8 @@ ONE, ROTATION, BY_RECORD, NONE = "one", "rotation", "by-record", "none"
 # (label, application, path, extra environment, keys)
 CASES: list[tuple[str, str, str, dict[str, str], str]] = [
     (WHOLE, STACK, LIST, {}, ONE),
-    (OPEN, STACK, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}, ONE),
-    (BARE_ROUND_TRIP, BARE, LIST, {"PETSTORE_OPEN_FOR_BENCHMARK": "1"}, ONE),
+    (OPEN, STACK, LIST, OPENED, ONE),
+    (BARE_ROUND_TRIP, BARE, LIST, OPENED, ONE),
     (LOG_OFF, STACK, LIST, {"REQUEST_LOG": "0"}, ONE),
     (NOT_MODIFIED, STACK, LIST, {CONDITIONAL: "1"}, ONE),
     ("list: the floor", FLOOR, LIST, {}, ONE),

@@ -2,7 +2,8 @@
 
 Starts, on loopback, the production configuration (gunicorn, PostgreSQL, Redis) of:
   stack  the service as deployed;
-  open   the same with authentication and rate limiting switched off (their price);
+  open   the same with authentication and rate limiting switched off (their price:
+         bench/open_settings.py);
   bare   open and one bare Redis round trip per request (bench/bare.py: the least keys and
          limits could cost, with the one round trip a request needs);
   floor  bench/floor.py, the same SQL and json.dumps with no framework;
@@ -53,7 +54,12 @@ def install_production_environment() -> None:
     sh(*uv, "sync", "--frozen", "--no-dev", "--quiet", env=env)
 
 
-BENCH_DB = "petstore_bench"
+# The benchmark's own database, dropped and made again by each run; another of the same prefix
+# (BENCH_DATABASE) keeps two runs on one server apart. bench.open_settings serves no other.
+BENCH_DB_PREFIX = "petstore_bench"
+BENCH_DB = os.environ.get("BENCH_DATABASE", BENCH_DB_PREFIX)
+if not BENCH_DB.startswith(BENCH_DB_PREFIX):
+    raise SystemExit(f"BENCH_DATABASE must begin with {BENCH_DB_PREFIX}, not {BENCH_DB!r}")
 ADMIN_URL = os.environ.get(
     "BENCH_ADMIN_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"
 )
@@ -62,6 +68,8 @@ REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/12")
 WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
 CONNECTIONS = 16
 PORTS = {"stack": 8801, "floor": 8802, "open": 8803, "bare": 8804}
+# The settings of the open stack: keys and limits switched off (bench/open_settings.py).
+OPEN_SETTINGS = "bench.open_settings"
 SERVER_ENV = {
     "DATABASE_URL": DATABASE_URL,
     "REDIS_URL": REDIS_URL,
@@ -135,7 +143,7 @@ def start(name: str) -> subprocess.Popen[bytes]:
     metrics = tempfile.mkdtemp(prefix=f"petstore-bench-metrics-{name}-")
     env = {**os.environ, **SERVER_ENV, "PROMETHEUS_MULTIPROC_DIR": metrics}
     if name in ("open", "bare"):
-        env["PETSTORE_OPEN_FOR_BENCHMARK"] = "1"
+        env["DJANGO_SETTINGS_MODULE"] = OPEN_SETTINGS
     log = (ROOT / "bench" / "results" / f"{name}.log").open("ab")
     process = subprocess.Popen(
         [

@@ -79,7 +79,7 @@ def event_schema(*, many: bool = False) -> PolymorphicProxySerializer:
 class EventTypeListField(QueryCharField):
     """One event type, or a comma-separated list of them."""
 
-    default_error_messages = {"unknown": "Unknown event type {kind!r}; known: {known}."}
+    default_error_messages = {"unknown": '"{kind}" is not an event type; the types: {known}.'}
 
     def get_value(self, dictionary: Any) -> Any:
         return sent_list(self, dictionary)

@@ -4,7 +4,8 @@ The admin and the docs page go through every layer of settings.MIDDLEWARE and Dj
 the view. An API call carries a bearer key and no cookie: sessions, the common redirects,
 authentication, the second factor, messages, CSRF and clickjacking have nothing to do for it,
 so at ``ApiBranch`` it takes the API's layers instead (settings.API_MIDDLEWARE: admission, the
-HTTP rules of /v1), which end in the API's call of the view (``petstore.view_call``).
+HTTP rules of /v1), which end in the API's call of the view (``petstore.view_call``). Every
+answer of /v1 comes back through here, and leaves private (``petstore.cache_control``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.core.handlers.exception import convert_exception_to_response
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
 
+from petstore.cache_control import kept_private
 from petstore.errors import is_api_path
 from petstore.view_call import call_view
 
@@ -36,6 +38,6 @@ class ApiBranch:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if is_api_path(request.path_info):
-            response: HttpResponse = self.api(request)
-            return response
+            # Whichever layer answered (a refusal of admission's too), the answer is private.
+            return kept_private(self.api(request))
         return self.get_response(request)

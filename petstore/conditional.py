@@ -28,6 +28,7 @@ from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 from petstore import redis
+from petstore.cache_control import PRIVATE
 from petstore.callers import Caller, admitted_caller
 from petstore.openapi import response_headers
 
@@ -38,7 +39,6 @@ VERSION = "etag:version:"  # + the version's name
 SEEN = "etag:seen:"  # + a digest of the URL and the caller
 # How long a tag served is remembered for its URL and caller: a day of polling.
 SEEN_SECONDS = 86_400
-CACHE_CONTROL = "private, no-cache"
 # Versions this process could not write: until it can, it decides no 304 before the view.
 _unsaved: set[str] = set()
 
@@ -203,7 +203,7 @@ def matches(asked: str, tag: str) -> bool:
 def _mark(response: HttpResponse, tag: str) -> None:
     response["ETag"] = tag
     # A client may keep the answer but must ask again, with the tag, before using it.
-    response["Cache-Control"] = CACHE_CONTROL
+    response["Cache-Control"] = PRIVATE
     if "Vary" in response:
         patch_vary_headers(response, ("Authorization",))
     else:  # the usual case, set without patch_vary_headers' parsing
@@ -225,5 +225,5 @@ IF_NONE_MATCH = OpenApiParameter(
     "(a list of tags, `*` and weak tags are understood). A `304` spends nothing of the day "
     "window; it counts in the minute's.",
 )
-PARAMETERS = [IF_NONE_MATCH, *response_headers("ETag", "Cache-Control", "Vary", on=(200, 304))]
+PARAMETERS = [IF_NONE_MATCH, *response_headers("ETag", "Vary", on=(200, 304))]
 RESPONSES = {304: OpenApiResponse(description="Not modified: the `ETag` sent is current.")}

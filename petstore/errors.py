@@ -156,11 +156,15 @@ def error_body(
 
 
 def error_response(
-    status: int, code: ErrorCode, message: str, headers: dict[str, str] | None = None
+    status: int,
+    code: ErrorCode,
+    message: str,
+    headers: dict[str, str] | None = None,
+    errors: dict[str, list[str]] | None = None,
 ) -> JsonResponse:
     """An Error body outside DRF (middleware, plain Django views)."""
     response = JsonResponse(
-        error_body(status, code, message), status=status, json_dumps_params=COMPACT
+        error_body(status, code, message, errors), status=status, json_dumps_params=COMPACT
     )
     for name, value in (headers or {}).items():
         response[name] = value
@@ -169,13 +173,28 @@ def error_response(
 
 def _field_errors(detail: Any) -> dict[str, list[str]]:
     if isinstance(detail, dict):
-        return {
-            str(field): [str(m) for m in (msgs if isinstance(msgs, list) else [msgs])]
-            for field, msgs in detail.items()
-        }
-    if isinstance(detail, list):
-        return {"non_field_errors": [str(m) for m in detail]}
-    return {"non_field_errors": [str(detail)]}
+        return {str(field): _sentences(messages) for field, messages in detail.items()}
+    return {"non_field_errors": _sentences(detail)}
+
+
+def _sentences(detail: Any, where: str = "") -> list[str]:
+    """A field's messages as sentences. DRF nests them as the value does: a list's items by
+    index (``{1: ["…"]}``: its second item), an object's fields by name; each is said with where
+    it is, never as the structure's repr."""
+    if isinstance(detail, dict):
+        return [
+            sentence
+            for place, nested in detail.items()
+            for sentence in _sentences(nested, _within(where, place))
+        ]
+    if isinstance(detail, list | tuple):
+        return [sentence for nested in detail for sentence in _sentences(nested, where)]
+    return [f"{where}: {detail}" if where else str(detail)]
+
+
+def _within(where: str, place: Any) -> str:
+    named = f"Item {place + 1}" if isinstance(place, int) else f"`{place}`"
+    return f"{where}, {named[0].lower()}{named[1:]}" if where else named
 
 
 def _validation_message(errors: dict[str, list[str]]) -> str:

@@ -1,8 +1,9 @@
 """The OpenAPI document (served by ``petstore.openapi_view``): what every operation shares, which
 drf-spectacular cannot infer from the views: the server answering, the Error body and the
-errors any operation may answer (``error_responses``), and the rate limit's headers on every
-response. Each view declares its own error statuses and headers in its ``extend_schema``
-(``error_responses``, ``response_headers``), so that the document says what the code does."""
+errors any operation may answer (``error_responses``), and the headers on every response (the
+rate limit's, ``Cache-Control``). Each view declares its own error statuses and headers in its
+``extend_schema`` (``error_responses``, ``response_headers``), so that the document says what
+the code does."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
+from petstore import cache_control
 from petstore.errors import ErrorCode
 
 
@@ -69,8 +71,9 @@ HEADERS = {
     "Sunset": "When this operation stops working (RFC 8594).",
     "ETag": "The answer's strong validator: send it as `If-None-Match` to get `304` while the "
     "answer is unchanged.",
-    "Cache-Control": "`private, no-cache`: keep the answer, but ask with its `ETag` before "
-    "using it again.",
+    "Cache-Control": "Who may keep the answer: `no-store` on an answer carrying a secret "
+    "(nobody keeps it); `private, no-cache` on every other (the caller's own client alone, "
+    "asking again, with the `ETag` where there is one, before using it).",
     "Vary": "`Authorization`: the answer depends on the key.",
 }
 RATE_LIMIT_HEADERS = (
@@ -80,7 +83,12 @@ RATE_LIMIT_HEADERS = (
     "RateLimit-Policy",
     "RateLimit",
 )
-_HEADER_TYPES = {name: "integer" for name in HEADERS if name.startswith(("X-", "Retry"))}
+# On every answer, whoever makes it: the limit's and who may keep it (petstore.cache_control).
+EVERY_ANSWER = (*RATE_LIMIT_HEADERS, "Cache-Control")
+_HEADER_SCHEMAS: dict[str, dict[str, Any]] = {
+    **{name: {"type": "integer"} for name in HEADERS if name.startswith(("X-", "Retry"))},
+    "Cache-Control": {"type": "string", "enum": list(cache_control.VALUES)},
+}
 # Sent only on some of the answers they are declared on: while more pages follow, on a replay.
 # Every other header is sent on each answer it is declared on, and the document says so.
 SOMETIMES_SENT = frozenset({"Link", "Idempotent-Replayed"})
@@ -191,7 +199,7 @@ def add_common_responses(
     components["headers"] = {
         name: {
             "description": description,
-            "schema": {"type": _HEADER_TYPES.get(name, "string")},
+            "schema": _HEADER_SCHEMAS.get(name, {"type": "string"}),
             "required": name not in SOMETIMES_SENT,
         }
         for name, description in HEADERS.items()
@@ -207,9 +215,9 @@ def add_common_responses(
                         sent.setdefault("security", [])
             for status, response in operation.get("responses", {}).items():
                 fields = response.setdefault("headers", {})
-                # The view's own headers (``response_headers``), and the limit's on every
-                # answer, each described once, in the components.
-                for name in [*fields, *RATE_LIMIT_HEADERS]:
+                # The view's own headers (``response_headers``), and those on every answer,
+                # each described once, in the components.
+                for name in [*fields, *EVERY_ANSWER]:
                     fields[name] = _header_ref(name)
                 if status == "429":
                     fields["Retry-After"] = _header_ref("Retry-After")

@@ -30,9 +30,12 @@ MAX_LIMIT = 100
 _MAC_BYTES = 16
 
 
+MAX_CURSOR_LENGTH = 200
+
+
 class PageQuery(QuerySerializer):
     limit = QueryIntegerField(min_value=1, max_value=MAX_LIMIT, default=DEFAULT_LIMIT)
-    cursor = QueryCharField(required=False, max_length=200)
+    cursor = QueryCharField(required=False, max_length=MAX_CURSOR_LENGTH)
 
 
 class Page(NamedTuple):
@@ -149,7 +152,7 @@ def schema_parameters() -> list[dict[str, Any]]:
             "required": False,
             "description": 'Opaque position from the `Link: rel="next"` header of the '
             "previous page.",
-            "schema": {"type": "string"},
+            "schema": {"type": "string", "maxLength": MAX_CURSOR_LENGTH},
         },
     ]
 

@@ -64,13 +64,23 @@ def _sent_value(field: serializers.Field, data: Any) -> Any:
 
 
 class StrictChoiceField(serializers.ChoiceField):
+    """A JSON string, one of ``choices``; a refusal names what was sent and every choice."""
+
+    default_error_messages = {
+        "invalid_choice": '"{input}" is not one of: {allowed}.',
+        "not_a_string": "A JSON string is required, one of: {allowed}.",
+    }
+
     def get_value(self, dictionary: Any) -> Any:
         return _sent_value(self, dictionary)
 
     def to_internal_value(self, data: Any) -> Any:
+        allowed = ", ".join(map(str, self.choices))
         if not isinstance(data, str):
-            self.fail("invalid_choice", input=data)
-        return super().to_internal_value(data)
+            self.fail("not_a_string", allowed=allowed)
+        if data not in self.choice_strings_to_values:
+            self.fail("invalid_choice", input=data, allowed=allowed)
+        return self.choice_strings_to_values[data]
 
 
 def sent_list(field: serializers.Field, data: Any) -> Any:

@@ -19,6 +19,7 @@ from apikeys.actors import actor_of
 from apikeys.authentication import caller_key
 from events.serializers import event_schema
 from petstore import conditional, pagination
+from petstore.cache_control import NO_STORE
 from petstore.openapi import error_responses, response_headers
 from petstore.pagination import KeysetPagination
 from petstore.parsers import json_object
@@ -153,7 +154,8 @@ class EndpointViewSet(SecretKeysOnly):
         return Response(
             CreatedEndpointSerializer.of(endpoint),
             status=status.HTTP_201_CREATED,
-            headers={"Location": f"/v1/webhook_endpoints/{endpoint.pk}"},
+            # It carries the secret: nobody keeps it.
+            headers={"Location": f"/v1/webhook_endpoints/{endpoint.pk}", "Cache-Control": NO_STORE},
         )
 
     @extend_schema(
@@ -216,7 +218,9 @@ class EndpointViewSet(SecretKeysOnly):
             expire_current_in_seconds=rotation.validated_data["expireCurrentInSeconds"],
             by=actor_of(request),
         )
-        return JsonAnswer(RotatedSecretSerializer(endpoint).data)
+        return JsonAnswer(
+            RotatedSecretSerializer(endpoint).data, headers={"Cache-Control": NO_STORE}
+        )
 
     @extend_schema(
         operation_id="deleteWebhookEndpoint",

@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 
 from django.core.exceptions import ImproperlyConfigured
 
-from petstore.settings.base import API_MIDDLEWARE
-from petstore.settings.environment import env_bool, env_date, env_list, env_str
+from petstore.settings.environment import env_date, env_list, env_str
 
 PETSTORE_ENVIRONMENT = env_str("PETSTORE_ENVIRONMENT", "production")
 if PETSTORE_ENVIRONMENT not in {"production", "staging"}:
@@ -125,8 +124,11 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-if env_bool("PETSTORE_OPEN_FOR_BENCHMARK", False):
-    # `make bench` only: the same stack with keys and limits switched off, to price them.
-    API_MIDDLEWARE.remove("apikeys.admission.middleware.AdmissionMiddleware")
-    REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = []
-    REST_FRAMEWORK["DEFAULT_PERMISSION_CLASSES"] = ["rest_framework.permissions.AllowAny"]
+if env_str("PETSTORE_OPEN_FOR_BENCHMARK"):
+    # The API is never opened by a variable: `make bench` serves its open stack with settings of
+    # its own (bench.open_settings), from its own database.
+    raise ImproperlyConfigured(
+        "PETSTORE_OPEN_FOR_BENCHMARK is refused: these settings always check keys and limits. "
+        "The benchmark's open stack runs with DJANGO_SETTINGS_MODULE=bench.open_settings, "
+        "against the benchmark's own database only."
+    )
