@@ -51,6 +51,9 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own console handler (DEBUG only) would write its lines a second time
+        # beside the root's: they are written by the root's alone.
+        "django": {"handlers": []},
         "django.request": {"level": "ERROR"},
         "django.server": dict(DEFAULT_LOGGING["loggers"]["django.server"]),
         # One JSON line per request; REQUEST_LOG=0 turns it off.

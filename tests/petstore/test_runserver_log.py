@@ -1,5 +1,5 @@
 """`make run`'s server logs each request once: the request log's JSON line, not also
-runserver's own line beside it."""
+runserver's own line beside it; and Django's errors once, not by its handler and the root's."""
 
 from __future__ import annotations
 
@@ -41,6 +41,15 @@ def test_runserver_logs_a_request_once_and_still_says_what_else_it_has_to_say(tm
         with pytest.raises(urllib.error.HTTPError) as refused:  # no key: logged like any answer
             urllib.request.urlopen(request, timeout=30)
         assert refused.value.code == HTTPStatus.UNAUTHORIZED
+        # A Host that is not allowed, which Django logs with its traceback.
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(
+                urllib.request.Request(
+                    f"http://127.0.0.1:{port}/admin/", headers={"Host": "elsewhere.example"}
+                ),
+                timeout=30,
+            )
+        assert refused.value.code == HTTPStatus.BAD_REQUEST
         # A TLS handshake, which runserver answers with a line of its own, written after it
         # has finished with the request above.
         with socket.create_connection(("127.0.0.1", port), timeout=30) as tls:
@@ -51,9 +60,11 @@ def test_runserver_logs_a_request_once_and_still_says_what_else_it_has_to_say(tm
         server.terminate()
         server.wait(timeout=15)
 
-    lines = [line for line in log.read_text().splitlines() if "/v1/pets" in line]
+    written = log.read_text().splitlines()
+    lines = [line for line in written if "/v1/pets" in line]
     assert len(lines) == 1, lines
     assert json.loads(lines[0])["request_id"] == "newcomer-1"
+    assert sum(line.startswith("Traceback") for line in written) == 1, written
 
 
 def answers(port: int) -> bool:
