@@ -27,10 +27,11 @@ $(VENV)/.installed: pyproject.toml uv.lock
 run: install
 	@$(RUN_ENV) $(PY) manage.py migrate --verbosity 0
 	@$(RUN_ENV) $(PY) manage.py seed_demo
-	@key=$$($(RUN_ENV) $(PY) manage.py createapikey --plan free --name "make run demo" | tail -n 1); \
+	@key=$$($(RUN_ENV) $(PY) manage.py demo_key $(if $(NEW_KEY),--new) | tail -n 1); \
 	login=$$($(RUN_ENV) $(PY) manage.py local_admin); \
 	echo; \
-	echo "  Demo API key (Free plan: 60 requests/minute, 1,000/day):"; \
+	echo "  Demo API key (Free plan: 60 requests/minute, 1,000/day; the same every run,"; \
+	echo "  kept in .local-demo-key; make run NEW_KEY=1 issues another):"; \
 	echo "    $$key"; \
 	echo; \
 	echo "  Try:  curl -i -H 'Authorization: Bearer $$key' http://127.0.0.1:$(PORT)/v1/pets"; \

@@ -20,6 +20,8 @@ from django.http import HttpRequest, HttpResponse
 
 logger = logging.getLogger("petstore.requests")
 _REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,128}")
+# The line ``http.server`` writes for each request it answered (``log_request``).
+_SERVER_REQUEST_LINE = '"%s" %s %s'
 
 
 class RequestLogMiddleware:
@@ -61,3 +63,9 @@ class JsonLineHandler(logging.StreamHandler):
             self.flush()
         except Exception:
             self.handleError(record)
+
+
+def not_a_request_line(record: logging.LogRecord) -> bool:
+    """False for the development server's own line of a request answered, which this log
+    writes already; its other lines (a malformed request, HTTPS spoken to it) pass."""
+    return record.msg != _SERVER_REQUEST_LINE

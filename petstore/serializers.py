@@ -116,15 +116,19 @@ class QueryIntegerField(serializers.IntegerField):
 
 
 class SharedFieldsSerializer(serializers.Serializer):
-    """A serializer whose fields are bound once per class, by its first instance, where DRF
-    deep-copies every declared field for each instance: validating a value keeps no state in
-    the field, and these serializers change no field per instance (no context, no partial
-    updates). For request bodies and query strings, read on every write and every listing."""
+    """A serializer whose fields are bound once per class, by its first plain instance, where
+    DRF deep-copies every declared field for each instance: validating a value keeps no state
+    in the field. For request bodies and query strings, read on every write and every listing.
+
+    A field reads ``partial`` and ``context`` from the serializer it is bound to, so an
+    instance given either binds fields of its own, as DRF does."""
 
     _bound: ClassVar[dict[type, BindingDict]] = {}
 
     @cached_property
     def fields(self) -> BindingDict:
+        if self.partial or self._context:
+            return super().fields
         fields = self._bound.get(type(self))
         if fields is None:
             fields = self._bound[type(self)] = super().fields

@@ -32,8 +32,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_otp",
-    "django_otp.plugins.otp_totp",
-    "django_otp.plugins.otp_static",
+    # django-otp's devices, under names staff read in the admin.
+    "staff.apps.AuthenticatorsConfig",
+    "staff.apps.RecoveryCodesConfig",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",

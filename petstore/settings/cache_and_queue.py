@@ -24,6 +24,9 @@ if not REDIS_URL:
         "data_folder_out": _queue,
         # Its exchange table, else a `control` folder in whatever directory the worker runs in.
         "control_folder": f"{_queue}/control",
+        # How often an idle worker looks in the folder (kombu's default: every second); each
+        # webhook waits for two looks, the dispatch's and its delivery's (docs/webhooks.md).
+        "polling_interval": 0.1,
     }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ipaddress
 import logging
 
+from django.utils.log import DEFAULT_LOGGING
+
 from petstore.settings.environment import env_bool, env_int, env_list, env_str
 
 # GET /metrics (petstore.metrics): for these addresses or networks, or with this bearer token.
@@ -25,24 +27,40 @@ PETSTORE_METRICS_COLLECTORS = ["webhooks.metrics.WebhookCollector"]
 logging.logThreads = False
 logging.logMultiprocessing = False
 
+REQUEST_LOG = env_bool("REQUEST_LOG", True)
+# runserver's (make run's) own line of each request is the JSON line's twin: its logger is
+# Django's, given a filter that drops those lines while the JSON ones are written.
+_SERVER = DEFAULT_LOGGING["handlers"]["django.server"]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "django.server": dict(DEFAULT_LOGGING["formatters"]["django.server"]),
+    },
+    "filters": {
+        "not_a_request_line": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": "ext://petstore.requestlog.not_a_request_line",
+        },
     },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
         "requests": {"class": "petstore.requestlog.JsonLineHandler"},
+        "django.server": {**_SERVER, "filters": ["not_a_request_line"] if REQUEST_LOG else []},
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Django's own console handler (DEBUG only) would write its lines a second time
+        # beside the root's: they are written by the root's alone.
+        "django": {"handlers": []},
         "django.request": {"level": "ERROR"},
+        "django.server": dict(DEFAULT_LOGGING["loggers"]["django.server"]),
         # One JSON line per request; REQUEST_LOG=0 turns it off.
         "petstore.requests": {
             "handlers": ["requests"],
             "propagate": False,
-            "level": "INFO" if env_bool("REQUEST_LOG", True) else "WARNING",
+            "level": "INFO" if REQUEST_LOG else "WARNING",
         },
     },
 }

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from pets.serializers import NewPetSerializer, PetListQuery
+from pets.serializers import NewCategorySerializer, NewPetSerializer, PetListQuery
+from petstore.serializers import StrictSerializer
 
 
 def test_a_serializer_class_binds_its_fields_once() -> None:
@@ -30,3 +31,46 @@ def test_each_validation_keeps_its_own_values_and_errors_across_threads() -> Non
         else:
             assert not valid
             assert set(found) == {"name", "categoryId"}
+
+
+def unbound(serializer: type[StrictSerializer]) -> type[StrictSerializer]:
+    """A subclass of ``serializer`` whose fields no instance has bound yet."""
+    return type(serializer.__name__, (serializer,), {})
+
+
+def test_a_partial_serializer_leaves_out_what_is_not_sent() -> None:
+    categories = unbound(NewCategorySerializer)
+    assert categories().fields  # the class's fields bound first, by a plain instance
+
+    partial = categories(data={"description": "Long ears"}, partial=True)
+
+    assert partial.is_valid(), partial.errors
+    assert partial.validated_data == {"description": "Long ears"}
+
+
+def test_a_partial_serializer_still_checks_what_is_sent() -> None:
+    partial = NewPetSerializer(data={"categoryId": "1"}, partial=True)
+
+    assert not partial.is_valid()
+    assert set(partial.errors) == {"categoryId"}
+
+
+def test_a_partial_instance_leaves_the_shared_fields_required() -> None:
+    categories = unbound(NewCategorySerializer)
+    categories(data={}, partial=True).is_valid()  # the first instance of its class
+
+    whole = categories(data={"description": "Long ears"})
+
+    assert not whole.is_valid()
+    assert set(whole.errors) == {"name"}
+
+
+def test_each_field_reads_the_context_of_its_own_serializer() -> None:
+    categories = unbound(NewCategorySerializer)
+    assert categories(context={"request": "first"}).fields
+    context = {"request": "second"}
+
+    serializer = categories(context=context)
+
+    assert serializer.fields["name"].context is context
+    assert categories().fields["name"].context == {}

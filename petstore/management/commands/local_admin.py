@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
+
+from petstore import embedded
 
 USERNAME = "admin"
-
-
-def password_file() -> Path:
-    # Beside the embedded database, and ignored by git like it: a local secret for a local
-    # database, so that every `make run` can show the same working login.
-    return Path(settings.DATABASES["default"]["NAME"]).with_name(".local-admin-password")
 
 
 class Command(BaseCommand):
@@ -26,20 +20,14 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        database = settings.DATABASES["default"]
-        if not settings.DEBUG or database["ENGINE"] != "django.db.backends.sqlite3":
-            raise CommandError(
-                "local_admin is for `make run`'s embedded database only (DEBUG=1 and SQLite). "
-                "Elsewhere, make a login with `manage.py createsuperuser`."
-            )
+        embedded.require("local_admin", "make a login with `manage.py createsuperuser`.")
         users = get_user_model().objects
-        stored = password_file()
+        stored = embedded.local_file(".local-admin-password")
         user = users.filter(username=USERNAME).first()
         if user is None:
             password = secrets.token_urlsafe(12)
             users.create_superuser(username=USERNAME, email="", password=password)
-            stored.write_text(password + "\n")
-            stored.chmod(0o600)
+            embedded.keep(stored, password)
         else:
             password = stored.read_text().strip() if stored.exists() else ""
             if not password or not user.check_password(password):
