@@ -21,6 +21,7 @@ from apikeys.admin.accounts import AccountAdmin
 from apikeys.models import Account
 from events.types import EventType
 from petstore.admin import SavesItsFieldsOnly, short_date
+from petstore.exceptions import Conflict
 from webhooks import deliveries, endpoints, services
 from webhooks.models import Delivery, Endpoint, EndpointState
 from webhooks.serializers import RecoverySerializer, TestSendSerializer
@@ -293,8 +294,27 @@ class DeliveryAdmin(SavesItsFieldsOnly):
 
     @admin.action(description="Redeliver selected deliveries", permissions=["change"])
     def redeliver(self, request: HttpRequest, queryset: QuerySet[Delivery]) -> None:
-        # The API's retry, in the trail.
-        by = actor_of(request)
-        for delivery in queryset:
+        _redeliver_each(self, request, queryset)
+
+
+def _redeliver_each(
+    model_admin: admin.ModelAdmin, request: HttpRequest, chosen: QuerySet[Delivery]
+) -> None:
+    """Each delivery sent again through the API's service: what is being sent now, and test
+    sends past the endpoint's minute, are left as they are and counted apart."""
+    by, sent, refused = actor_of(request), 0, 0
+    for delivery in chosen.select_related("event"):
+        try:
             deliveries.delivery_retry(delivery=delivery, by=by)
-        self.message_user(request, f"{len(queryset)} delivery(ies) sent again.")
+        except (Conflict, deliveries.TestsSpent):
+            refused += 1
+        else:
+            sent += 1
+    model_admin.message_user(request, f"{sent} delivery(ies) sent again.")
+    if refused:
+        model_admin.message_user(
+            request,
+            f"{refused} left as they were: being sent right now, or test sends past "
+            f"{deliveries.TESTS_A_MINUTE} a minute.",
+            messages.WARNING,
+        )

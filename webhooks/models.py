@@ -115,7 +115,8 @@ class Delivery(models.Model):
     )
     attempts = models.PositiveIntegerField(default=0)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
-    # While a worker has it: no other takes it before then.
+    # While a worker has it, whatever else happens to it meanwhile (a retry, a recovery, its
+    # endpoint disabled): no other takes it before then. Only the worker clears it.
     leased_until = models.DateTimeField(null=True, blank=True)
     # Which of the worker's runs holds it (webhooks.services.lease_due): its endpoint's places
     # in flight are counted in runs.
@@ -148,11 +149,11 @@ class Delivery(models.Model):
                 name="delivery_endpoint_due_idx",
                 condition=models.Q(state=DeliveryState.PENDING),
             ),
-            # …and those it has in flight (webhooks.services.lease_due).
+            # …and those it has in flight, whatever their state (webhooks.services.lease_due).
             models.Index(
                 fields=("endpoint",),
-                name="delivery_in_flight_idx",
-                condition=models.Q(state=DeliveryState.PENDING, leased_until__isnull=False),
+                name="delivery_leased_idx",
+                condition=models.Q(leased_until__isnull=False),
             ),
         ]
 
@@ -168,3 +169,17 @@ class Delivery(models.Model):
     def last_failure(self) -> AttemptError | None:
         """Why its last attempt was not delivered; None when it was, or before the first."""
         return AttemptError(self.last_error_kind) if self.last_error_kind else None
+
+
+class ExampleSend(models.Model):
+    """An example event queued to an endpoint, by ``test`` or by ``retry`` of a test delivery:
+    kept a minute, to count them (webhooks.deliveries.TESTS_A_MINUTE)."""
+
+    endpoint = models.ForeignKey(Endpoint, on_delete=models.CASCADE, related_name="+")
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=("endpoint", "sent_at"), name="example_send_recent_idx")]
+
+    def __str__(self) -> str:
+        return f"An example event to {self.endpoint_id} at {self.sent_at}"

@@ -102,13 +102,6 @@ def endpoint_set_enabled(
             webhook_events.endpoint_disabled(current)
 
 
-def redeliver(delivery: Delivery) -> None:
-    """Send a delivery again, at once, whatever became of it."""
-    Delivery.objects.filter(pk=delivery.pk).update(
-        state=DeliveryState.PENDING, next_attempt_at=timezone.now(), leased_until=None, run=None
-    )
-
-
 def fan_out() -> int:
     """Make the deliveries of events that have none yet, by one INSERT … SELECT over the
     enabled endpoints that list each event's type (an index finds them), were made before the
@@ -136,8 +129,10 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
     loses, leaves it due again when the lease ends): of endpoints neither disabled nor paused,
     and no more runs per endpoint than ``PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY`` (one while it
     is on trial after a pause). A run's deliveries are sent one after another, so that a slow
-    receiver holds no more than that of the workers. ``endpoint_id``: that endpoint's next
-    only (a worker going on with it). Returns each run's deliveries, in order."""
+    receiver holds no more than that of the workers. The only place a lease is taken: every
+    lease neither ended nor given back counts, whatever became of its delivery meanwhile.
+    ``endpoint_id``: that endpoint's next only (a worker going on with it). Returns each run's
+    deliveries, in order."""
     now = now or timezone.now()
     lease = timedelta(seconds=settings.PETSTORE_WEBHOOK_LEASE_SECONDS)
     params = {
@@ -170,11 +165,10 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
 
 
 def release(deliveries: list[int]) -> None:
-    """Give back leased deliveries a worker will not attempt: due again at once."""
+    """Give back leased deliveries a worker will not attempt: those still pending due again at
+    once, and their places free."""
     if deliveries:
-        Delivery.objects.filter(pk__in=deliveries, state=DeliveryState.PENDING).update(
-            leased_until=None, run=None
-        )
+        Delivery.objects.filter(pk__in=deliveries).update(leased_until=None, run=None)
 
 
 def _named(ids: list[int]) -> dict[str, int]:
@@ -332,13 +326,14 @@ def _dead(endpoint: Endpoint, now: datetime) -> bool:
 
 def _disable_dead(delivery: Delivery, attempt: Attempt) -> None:
     """Disable the delivery's endpoint, saying why, and fail what it is owed, for ``recover``
-    to send once the receiver is fixed (the endpoint's row is locked by ``record``)."""
+    to send once the receiver is fixed (the endpoint's row is locked by ``record``). What
+    another run holds keeps its lease, and its place, until that run gives it back."""
     days = settings.PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS
     last = attempt.error or f"HTTP {attempt.status}"
     reason = f"Every attempt failed for {days} days; the last: {last}"
     endpoint_set_enabled(delivery.endpoint, False, reason[:200])
     Delivery.objects.filter(endpoint_id=delivery.endpoint_id, state=DeliveryState.PENDING).update(
-        state=DeliveryState.FAILED, next_attempt_at=None, leased_until=None, run=None
+        state=DeliveryState.FAILED, next_attempt_at=None
     )
     delivery.state, delivery.next_attempt_at = DeliveryState.FAILED, None
 

@@ -74,14 +74,16 @@ def lease(endpoints: int) -> str:
     # runs of its free places are leased (a worker coming back for more leaves the rest to its
     # other places'). Only the due deliveries of endpoints with a place free are read: what a
     # hanging receiver is owed piles up unread. Every pass that leases an endpoint's
-    # deliveries holds its row (lease_due): none can have leased these meanwhile.
+    # deliveries holds its row (lease_due): none can have leased these meanwhile. A lease
+    # takes a place until it ends or its worker gives it back, whatever the delivery's state:
+    # the one rule that bounds what is in flight, however the rows were queued.
     return (
         "WITH ready AS ("  # noqa: S608
         " SELECT id, CASE WHEN failures >= %(trial_after)s THEN 1 ELSE %(places)s END AS places"
         f" FROM {endpoint} WHERE id IN ({ready})), "
         "busy AS ("
         f" SELECT endpoint_id, count(DISTINCT run) AS n FROM {delivery}"
-        f" WHERE state = '{pending}' AND leased_until > %(now)s"
+        " WHERE leased_until > %(now)s"
         f" AND endpoint_id IN ({ready}) GROUP BY endpoint_id), "
         "room AS ("
         " SELECT ready.id, ready.places, ready.places - COALESCE(busy.n, 0) AS free"

@@ -27,8 +27,15 @@ def dispatch() -> int:
     services.fan_out()
     runs = services.lease_due()
     for run in runs:
-        deliver.delay(run)
+        hand_over(run)
     return sum(len(run) for run in runs)
+
+
+def hand_over(run: list[int]) -> None:
+    """Queue a leased run for a worker. A message still queued when its lease ends is dropped
+    unsent (its deliveries are leased again when due): a worker never starts on a run whose
+    place another may have taken."""
+    deliver.apply_async((run,), expires=settings.PETSTORE_WEBHOOK_LEASE_SECONDS)
 
 
 # Runs one task sends, one after another, before it leaves the rest to the next pass of
@@ -48,23 +55,28 @@ def deliver(run: list[int]) -> None:
             return
         run, *others = following
         for other in others:
-            deliver.delay(other)
+            hand_over(other)
     # This task's turn is over; the next run, leased already, goes to another.
-    deliver.delay(run)
+    hand_over(run)
 
 
 def _send(run: list[int]) -> int | None:
     """Attempt the run's deliveries still pending, in order, and record them; returns their
     endpoint. A failure the receiver is to blame for ends the run (the circuit breaker counts
-    it), and so does the lease's end coming near: what is left is given back, due."""
-    owed = list(
+    it), and so does the lease's end coming near: what is left is given back, due. Only what
+    the lease still holds is attempted; what it holds but is no longer pending is given back."""
+    now = timezone.now()
+    held = list(
         Delivery.objects.select_related("endpoint", "event")
-        .filter(pk__in=run, state=DeliveryState.PENDING)
+        .filter(pk__in=run, leased_until__gt=now)
         .order_by("id")
     )
+    services.release([d.pk for d in held if d.state != DeliveryState.PENDING])
+    owed = [d for d in held if d.state == DeliveryState.PENDING]
     if not owed:
         return None
     endpoint = owed[0].endpoint
+    lease_left = min(d.leased_until or now for d in owed) - now
     # The connection goes back to the pool while receivers take their time (unless a caller's
     # transaction holds it: a test that runs the task in its own).
     if not connection.in_atomic_block:
@@ -74,7 +86,7 @@ def _send(run: list[int]) -> int | None:
         settings.PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS
         + settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS
     )
-    stop_at = time.monotonic() + settings.PETSTORE_WEBHOOK_LEASE_SECONDS - longest
+    stop_at = time.monotonic() + lease_left.total_seconds() - longest
     delivered: list[tuple[int, delivery.Attempt]] = []
     left: list[Delivery] = []
     with delivery.Sender(endpoint) as sender:

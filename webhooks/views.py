@@ -263,7 +263,7 @@ class EndpointViewSet(SecretKeysOnly):
         "example in this document) to this endpoint alone, whether or not it lists the type; "
         "never in the feed. The workers send it like any delivery, once the endpoint is "
         "neither paused nor disabled, and the deliveries list shows how it went. At most 10 a "
-        "minute for each endpoint.",
+        "minute for each endpoint, retries of its test deliveries included.",
         parameters=[ENDPOINT_ID],
         request=TestSendSerializer,
         responses={
@@ -321,12 +321,14 @@ class DeliveryViewSet(SecretKeysOnly):
         operation_id="retryWebhookDelivery",
         summary="Send a delivery again",
         description="Sends it again now, whatever its state, with the same `webhook-id`, once "
-        "its endpoint is neither paused nor disabled; the deliveries list shows how it went.",
+        "its endpoint is neither paused nor disabled; the deliveries list shows how it went. "
+        "While it is being sent, `409` (`conflict`) and nothing changes. A test delivery's "
+        "retry counts among the endpoint's 10 test sends a minute (`429` past them).",
         parameters=[ENDPOINT_ID, DELIVERY_ID],
         request=None,
         responses={
             202: OpenApiResponse(DeliverySerializer, "Queued: the delivery, as listed."),
-            **error_responses(404),
+            **error_responses(404, 409),
         },
     )
     def retry(self, request: Request, endpointId: int, deliveryId: int) -> Response:
@@ -338,5 +340,8 @@ class DeliveryViewSet(SecretKeysOnly):
         )
         if delivery is None:
             raise Http404
-        delivery = deliveries.delivery_retry(delivery=delivery, by=actor_of(request))
+        try:
+            delivery = deliveries.delivery_retry(delivery=delivery, by=actor_of(request))
+        except deliveries.TestsSpent as spent:
+            raise Throttled(spent.wait, str(spent)) from None
         return Response(DeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)

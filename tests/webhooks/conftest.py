@@ -44,6 +44,10 @@ class Receiver:
     answers: queue.Queue[int | float | None] = field(default_factory=queue.Queue)
     connections: int = 0
     body: bytes = b""  # what every answer carries
+    # Requests being answered now, and the most ever at once: the attempts in flight to it.
+    in_flight: int = 0
+    most_in_flight: int = 0
+    counting: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def url(self) -> str:
@@ -88,6 +92,16 @@ def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
 
         def do_POST(self) -> None:
             mine = holder["receiver"]
+            with mine.counting:
+                mine.in_flight += 1
+                mine.most_in_flight = max(mine.most_in_flight, mine.in_flight)
+            try:
+                self._answer(mine)
+            finally:
+                with mine.counting:
+                    mine.in_flight -= 1
+
+        def _answer(self, mine: Receiver) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             mine.received.append(Delivered(self.path, dict(self.headers.items()), body))
             if hang is not None:

@@ -1,6 +1,7 @@
 """An account manager sends an endpoint's failed deliveries again since a time, and sends it a
 test event, from the admin's endpoint list: each asks for its form first, acts only on a valid
-one, says what it did per endpoint, and is in the trail with the manager as actor."""
+one, says what it did per endpoint, and is in the trail with the manager as actor. Redelivering
+leaves what is being sent as it is, and says so."""
 
 from __future__ import annotations
 
@@ -245,3 +246,30 @@ def test_the_eleventh_test_in_a_minute_is_a_warning_and_the_others_still_go(
     ]
     assert Delivery.objects.filter(endpoint=busy).count() == 10
     assert Entry.objects.filter(action="endpoint.tested", target_id=str(busy.pk)).count() == 10
+
+
+def test_redelivering_leaves_what_is_being_sent_and_says_so(
+    manager_client, account_manager, make_endpoint, receiver
+):
+    endpoint = make_endpoint(receiver.url)
+    waiting, sending = (failed(endpoint.pk, ago=timedelta(hours=n)) for n in (2, 1))
+    Delivery.objects.filter(pk=sending.pk).update(
+        leased_until=timezone.now() + timedelta(minutes=1)
+    )
+
+    done = manager_client.post(
+        "/admin/webhooks/delivery/",
+        {"action": "redeliver", "_selected_action": [waiting.pk, sending.pk], "index": 0},
+        follow=True,
+    )
+
+    assert levelled(done) == [
+        (messages.INFO, "1 delivery(ies) sent again."),
+        (
+            messages.WARNING,
+            "1 left as they were: being sent right now, or test sends past 10 a minute.",
+        ),
+    ]
+    assert states(waiting, sending) == [DeliveryState.PENDING, DeliveryState.FAILED]
+    entry = Entry.objects.get(action="delivery.retried")
+    assert (entry.target_id, entry.actor) == (str(waiting.pk), account_manager.username)

@@ -15,6 +15,7 @@ from events.models import Event
 from events.types import EventType
 from tests.conftest import CLOCK_START
 from webhooks import services, tasks
+from webhooks.deliveries import delivery_retry
 from webhooks.models import Delivery, DeliveryState, Endpoint, EndpointState
 
 pytestmark = pytest.mark.django_db
@@ -131,8 +132,8 @@ def test_a_disabled_endpoint_gets_nothing_more_until_enabled(endpoint, receiver,
 
     # Enabled again, it is sent what is owed, and what was failed comes back on asking.
     services.endpoint_set_enabled(endpoint, True)
-    for delivery in Delivery.objects.filter(pk__in=first):
-        services.redeliver(delivery)
+    for delivery in Delivery.objects.select_related("event").filter(pk__in=first):
+        delivery_retry(delivery=delivery)
     work_until(endpoint, clock, timezone.now())
     states = Delivery.objects.filter(pk__in=first + later).values_list("state", flat=True)
     assert set(states) == {DeliveryState.DELIVERED}

@@ -1,7 +1,7 @@
 """testWebhookEndpoint: a partner has a signed example event of any type sent to its endpoint,
 to check its receiver. The example is the document's, its id ``evt_test_…``; it is never in the
-feed; the workers send it, never the web process; at most 10 a minute; bad input changes
-nothing; another account's endpoint is not found."""
+feed; the workers send it, never the web process; at most 10 a minute, retries of test
+deliveries included; bad input changes nothing; another account's endpoint is not found."""
 
 from __future__ import annotations
 
@@ -130,6 +130,31 @@ def test_ten_a_minute_then_429_with_retry_after_and_nothing_queued(
     assert Entry.objects.filter(action="endpoint.tested").count() == 10
     clock.advance(51)
     assert send_example(client, key, made["id"]).status_code == HTTPStatus.ACCEPTED
+
+
+def test_retries_of_a_test_delivery_count_among_the_ten(client, make_key, receiver, clock):
+    key = make_key()
+    made = subscribe(client, key, receiver.url, "pet.created")
+    queued = send_example(client, key, made["id"])
+    retry = f"/v1/webhook_endpoints/{made['id']}/deliveries/{queued.json()['id']}/retry"
+    for n in range(9):
+        deliver_due()  # sent, so that the retry finds it waiting, not in flight
+        clock.advance(1)
+        assert send(client, "POST", key, retry).status_code == HTTPStatus.ACCEPTED, n
+    deliver_due()
+
+    by_retry = send(client, "POST", key, retry)
+    by_test = send_example(client, key, made["id"])
+    deliver_due()
+
+    for refused in (by_retry, by_test):
+        assert_error(refused, HTTPStatus.TOO_MANY_REQUESTS, "rate_limited")
+        # The test send of 9 s ago leaves the minute in 51 s.
+        assert refused["Retry-After"] == "51"
+    assert len(receiver.received) == 10
+    assert Entry.objects.filter(action="delivery.retried").count() == 9
+    clock.advance(51)
+    assert send(client, "POST", key, retry).status_code == HTTPStatus.ACCEPTED
 
 
 def test_each_endpoint_has_its_own_ten(client, make_key, receiver, clock):

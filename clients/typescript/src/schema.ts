@@ -317,7 +317,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Sends it again now, whatever its state, with the same `webhook-id`, once its endpoint is neither paused nor disabled; the deliveries list shows how it went.
+         * @description Sends it again now, whatever its state, with the same `webhook-id`, once its endpoint is neither paused nor disabled; the deliveries list shows how it went. While it is being sent, `409` (`conflict`) and nothing changes. A test delivery's retry counts among the endpoint's 10 test sends a minute (`429` past them).
          *
          *     **Scope:** `webhooks:write`.
          */
@@ -383,7 +383,7 @@ export interface paths {
         put?: never;
         /**
          * Send an example event to a webhook endpoint
-         * @description Queues a signed example of the type (id `evt_test_…`, `data` the type's example in this document) to this endpoint alone, whether or not it lists the type; never in the feed. The workers send it like any delivery, once the endpoint is neither paused nor disabled, and the deliveries list shows how it went. At most 10 a minute for each endpoint.
+         * @description Queues a signed example of the type (id `evt_test_…`, `data` the type's example in this document) to this endpoint alone, whether or not it lists the type; never in the feed. The workers send it like any delivery, once the endpoint is neither paused nor disabled, and the deliveries list shows how it went. At most 10 a minute for each endpoint, retries of its test deliveries included.
          *
          *     **Scope:** `webhooks:write`.
          */
@@ -3970,6 +3970,20 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed in the resource's current state, or a request with this `Idempotency-Key` is still in progress. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -50,6 +50,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -91,7 +96,9 @@ def sync_detailed(
     """Send a delivery again
 
      Sends it again now, whatever its state, with the same `webhook-id`, once its endpoint is neither
-    paused nor disabled; the deliveries list shows how it went.
+    paused nor disabled; the deliveries list shows how it went. While it is being sent, `409`
+    (`conflict`) and nothing changes. A test delivery's retry counts among the endpoint's 10 test sends
+    a minute (`429` past them).
 
     **Scope:** `webhooks:write`.
 
@@ -128,7 +135,9 @@ def sync(
     """Send a delivery again
 
      Sends it again now, whatever its state, with the same `webhook-id`, once its endpoint is neither
-    paused nor disabled; the deliveries list shows how it went.
+    paused nor disabled; the deliveries list shows how it went. While it is being sent, `409`
+    (`conflict`) and nothing changes. A test delivery's retry counts among the endpoint's 10 test sends
+    a minute (`429` past them).
 
     **Scope:** `webhooks:write`.
 
@@ -160,7 +169,9 @@ async def asyncio_detailed(
     """Send a delivery again
 
      Sends it again now, whatever its state, with the same `webhook-id`, once its endpoint is neither
-    paused nor disabled; the deliveries list shows how it went.
+    paused nor disabled; the deliveries list shows how it went. While it is being sent, `409`
+    (`conflict`) and nothing changes. A test delivery's retry counts among the endpoint's 10 test sends
+    a minute (`429` past them).
 
     **Scope:** `webhooks:write`.
 
@@ -195,7 +206,9 @@ async def asyncio(
     """Send a delivery again
 
      Sends it again now, whatever its state, with the same `webhook-id`, once its endpoint is neither
-    paused nor disabled; the deliveries list shows how it went.
+    paused nor disabled; the deliveries list shows how it went. While it is being sent, `409`
+    (`conflict`) and nothing changes. A test delivery's retry counts among the endpoint's 10 test sends
+    a minute (`429` past them).
 
     **Scope:** `webhooks:write`.
 

@@ -115,7 +115,7 @@ def sync_detailed(
      Queues a signed example of the type (id `evt_test_…`, `data` the type's example in this document) to
     this endpoint alone, whether or not it lists the type; never in the feed. The workers send it like
     any delivery, once the endpoint is neither paused nor disabled, and the deliveries list shows how it
-    went. At most 10 a minute for each endpoint.
+    went. At most 10 a minute for each endpoint, retries of its test deliveries included.
 
     **Scope:** `webhooks:write`.
 
@@ -154,7 +154,7 @@ def sync(
      Queues a signed example of the type (id `evt_test_…`, `data` the type's example in this document) to
     this endpoint alone, whether or not it lists the type; never in the feed. The workers send it like
     any delivery, once the endpoint is neither paused nor disabled, and the deliveries list shows how it
-    went. At most 10 a minute for each endpoint.
+    went. At most 10 a minute for each endpoint, retries of its test deliveries included.
 
     **Scope:** `webhooks:write`.
 
@@ -188,7 +188,7 @@ async def asyncio_detailed(
      Queues a signed example of the type (id `evt_test_…`, `data` the type's example in this document) to
     this endpoint alone, whether or not it lists the type; never in the feed. The workers send it like
     any delivery, once the endpoint is neither paused nor disabled, and the deliveries list shows how it
-    went. At most 10 a minute for each endpoint.
+    went. At most 10 a minute for each endpoint, retries of its test deliveries included.
 
     **Scope:** `webhooks:write`.
 
@@ -225,7 +225,7 @@ async def asyncio(
      Queues a signed example of the type (id `evt_test_…`, `data` the type's example in this document) to
     this endpoint alone, whether or not it lists the type; never in the feed. The workers send it like
     any delivery, once the endpoint is neither paused nor disabled, and the deliveries list shows how it
-    went. At most 10 a minute for each endpoint.
+    went. At most 10 a minute for each endpoint, retries of its test deliveries included.
 
     **Scope:** `webhooks:write`.
 
