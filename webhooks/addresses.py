@@ -47,7 +47,9 @@ def target(url: str) -> Target:
     if not allow_private:
         for address in addresses:
             if why := refused_range(address):
-                raise Refused(f"{shown(parts.hostname)} is not a public address ({address}: {why}).")
+                raise Refused(
+                    f"{shown(parts.hostname)} is not a public address ({address}: {why})."
+                )
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path, str(addresses[0]))
 

@@ -33,7 +33,7 @@ class Case:
 REFUSED = [
     # IPv4 Special-Purpose Address Registry, not globally reachable
     Case(address="0.1.2.3", block="0.0.0.0/8"),
-    Case(address="0.0.0.0", block="0.0.0.0/32"),
+    Case(address="0.0.0.0", block="0.0.0.0/32"),  # noqa: S104 (an address refused, not bound)
     Case(address="10.1.2.3", block="10.0.0.0/8"),
     Case(address="100.64.0.1", block="100.64.0.0/10"),
     Case(address="127.0.0.1", block="127.0.0.0/8"),
