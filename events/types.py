@@ -62,3 +62,17 @@ def visible_types(scopes: frozenset[str], publishable: bool) -> list[str]:
         for kind, audience in AUDIENCE.items()
         if (audience.scope in scopes if audience.scope is not None else not publishable)
     ]
+
+
+def scopes_to_read(kind: str) -> tuple[str, ...]:
+    """The scopes a secret key needs to read ``kind`` in the feed: the feed's own, and the
+    type's (webhooks' subscriptions follow the same rule)."""
+    scope = AUDIENCE[kind].scope
+    return (Scope.EVENTS_READ,) if scope is None else (Scope.EVENTS_READ, scope)
+
+
+def unreadable(types: list[str], scopes: frozenset[str]) -> dict[str, list[str]]:
+    """Of ``types``, those a secret key with ``scopes`` may not read in the feed, each with the
+    scopes it lacks."""
+    lacking = {kind: [s for s in scopes_to_read(kind) if s not in scopes] for kind in types}
+    return {kind: missing for kind, missing in lacking.items() if missing}

@@ -13,13 +13,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-
-NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052: the IPv4 address in the last 32 bits
-# RFC 8215: a network's own NAT64 prefix, never public whatever it carries.
-NAT64_LOCAL_USE = ipaddress.IPv6Network("64:ff9b:1::/48")
-# RFC 4291: deprecated IPv4-compatible form, which no public endpoint uses.
-IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+from webhooks.address_ranges import IPAddress, refused_range
 
 
 class Refused(Exception):
@@ -52,8 +46,10 @@ def target(url: str) -> Target:
     addresses = resolve(parts.hostname, port)
     if not allow_private:
         for address in addresses:
-            if not is_public(address):
-                raise Refused(f"{parts.hostname} is not a public address ({address}).")
+            if why := refused_range(address):
+                raise Refused(
+                    f"{shown(parts.hostname)} is not a public address ({address}: {why})."
+                )
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path, str(addresses[0]))
 
@@ -66,34 +62,21 @@ def resolve(host: str, port: int) -> list[IPAddress]:
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
-        raise Refused(f"{host} cannot be resolved.") from None
+        raise Refused(f"{shown(host)} cannot be resolved.") from None
     addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in found]
     if not addresses:
-        raise Refused(f"{host} cannot be resolved.")
+        raise Refused(f"{shown(host)} cannot be resolved.")
     return addresses
 
 
+def shown(host: str) -> str:
+    # A URL may name a host of any length: a message stays short enough to be stored with the
+    # delivery it refused.
+    return host if len(host) <= 100 else host[:99] + "…"
+
+
 def is_public(address: IPAddress) -> bool:
-    """Not loopback, private, link-local, multicast, reserved or unspecified. An IPv6 address
-    that carries an IPv4 address is judged by that too, since a translator or relay would
-    forward to it: ``64:ff9b::7f00:1`` reaches 127.0.0.1."""
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return is_public(address.ipv4_mapped)
-        if address in NAT64_LOCAL_USE or address in IPV4_COMPATIBLE:
-            return False
-        if not all(is_public(carried) for carried in embedded(address)):
-            return False
-    return address.is_global and not address.is_multicast
-
-
-def embedded(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
-    """The IPv4 addresses a NAT64, 6to4 or Teredo address carries: a Teredo one carries its
-    server's and its client's, and is public only if both are."""
-    if address in NAT64:
-        return [ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)]
-    if address.sixtofour is not None:
-        return [address.sixtofour]
-    if address.teredo is not None:
-        return list(address.teredo)
-    return []
+    """Outside every range of ``webhooks.address_ranges``; an IPv6 address that carries an
+    IPv4 address is judged by that too, since a translator or relay would forward to it:
+    ``64:ff9b::7f00:1`` reaches 127.0.0.1."""
+    return refused_range(address) is None

@@ -164,7 +164,9 @@ class EndpointAdmin(SavesItsFieldsOnly):
     def disable(self, request: HttpRequest, queryset: QuerySet[Endpoint]) -> None:
         by = actor_of(request)
         for endpoint in queryset:
-            services.endpoint_set_enabled(endpoint, False, "Disabled by an account manager.", by=by)
+            services.endpoint_set_enabled(
+                endpoint, False, "Disabled by an account manager.", by=by, staff=True
+            )
         self.message_user(request, f"{len(queryset)} endpoint(s) disabled.")
 
     @admin.action(description="Enable selected endpoints", permissions=["change"])

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, changes_between, record_by
+from petstore.exceptions import Conflict
 from webhooks import services
 from webhooks.models import Delivery, DeliveryState, Endpoint, EndpointState, new_secret
 
@@ -25,9 +26,16 @@ def endpoint_update(
     by: Actor | None = None,
 ) -> Endpoint:
     """Change what was sent; ``enabled=True`` makes a paused or disabled endpoint healthy, its
-    breaker cleared and what it is owed due at once, and ``enabled=False`` stops its deliveries
-    (what it is owed waits)."""
+    breaker cleared and its pending deliveries due at once (those failed while it was disabled
+    are for ``recover``), and ``enabled=False`` stops its deliveries (what is pending waits;
+    each new event's delivery is made failed, ``services.fan_out``). An endpoint staff disabled
+    is not enabled here: a ``Conflict``, and nothing changes."""
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    if enabled and endpoint.disabled_by_staff:
+        raise Conflict(
+            "This endpoint was disabled by an account manager: only they can enable it again "
+            "(ask them)."
+        )
     sent = {
         name: value
         for name, value in (("url", url), ("events", events), ("description", description))

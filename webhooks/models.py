@@ -32,6 +32,8 @@ class Endpoint(models.Model):
     previous_secret_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     enabled = models.BooleanField(default=True)
     disabled_reason = models.CharField(max_length=200, blank=True, editable=False)
+    # Disabled by an account manager: only staff enable it again, never the partner's API.
+    disabled_by_staff = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     # The circuit breaker (webhooks.services.record): failed attempts in a row, since when, and
     # until when nothing is sent (after too many, or as the receiver's Retry-After asked).
@@ -99,6 +101,7 @@ class AttemptError(models.TextChoices):
     STATUS = "status", "Status: answered other than 2xx"
     REDIRECT = "redirect", "Redirect: answered 3xx, which is not followed"
     ADDRESS = "address", "Address: not sent, the URL's address is refused"
+    DISABLED = "disabled", "Disabled: not sent, the endpoint was disabled when the event happened"
 
 
 # The most of a receiver's answer kept with its delivery.

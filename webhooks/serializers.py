@@ -8,7 +8,7 @@ from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
 from events.models import KEPT_DAYS
-from events.types import EVENT_TYPES, EventType
+from events.types import EVENT_TYPES, EventType, unreadable
 from petstore.pagination import PageQuery
 from petstore.serializers import (
     QuerySerializer,
@@ -59,8 +59,16 @@ class EndpointSerializer(serializers.Serializer):
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)
 
 
+def refuse_unreadable(types: list[str], scopes: frozenset[str], preface: str) -> None:
+    """Refuse types the key may not read in the feed (``events.types``), naming each with the
+    scopes it lacks."""
+    if lacking := unreadable(types, scopes):
+        needs = "; ".join(f"`{kind}` needs {', '.join(s)}" for kind, s in lacking.items())
+        raise serializers.ValidationError(f"{preface}: {needs}.")
+
+
 class NewEndpointSerializer(StrictSerializer):
-    """What a client sends to add a webhook endpoint."""
+    """What a client sends to add a webhook endpoint; its context holds the key's ``scopes``."""
 
     url = StrictCharField(
         max_length=2000,
@@ -70,7 +78,8 @@ class NewEndpointSerializer(StrictSerializer):
         child=StrictChoiceField(choices=EventType.choices),
         min_length=1,
         max_length=len(EVENT_TYPES),
-        help_text="The event types to send.",
+        help_text="The event types to send: those the key may read in `listEvents` (each "
+        "type's scope is in `Event`).",
     )
     description = StrictCharField(
         max_length=200,
@@ -87,6 +96,8 @@ class NewEndpointSerializer(StrictSerializer):
         return url
 
     def validate_events(self, events: list[str]) -> list[str]:
+        scopes = self.context["scopes"]
+        refuse_unreadable(events, scopes, "This key may not read these types in the feed")
         return list(dict.fromkeys(events))
 
 
@@ -115,7 +126,7 @@ class StrictBooleanField(serializers.BooleanField):
 
 class EndpointChangesSerializer(NewEndpointSerializer):
     """What a client sends to change a webhook endpoint: any of its fields, each checked as
-    at creation."""
+    at creation; its context holds the key's ``scopes`` and the ``endpoint``."""
 
     url = StrictCharField(
         max_length=2000,
@@ -127,7 +138,8 @@ class EndpointChangesSerializer(NewEndpointSerializer):
         min_length=1,
         max_length=len(EVENT_TYPES),
         required=False,
-        help_text="The event types to send, in place of those listed.",
+        help_text="The event types to send, in place of those listed: those the key may read "
+        "in `listEvents`.",
     )
     description = StrictCharField(
         max_length=200,
@@ -137,9 +149,23 @@ class EndpointChangesSerializer(NewEndpointSerializer):
     )
     enabled = StrictBooleanField(
         required=False,
-        help_text="`true`: healthy again, its breaker cleared, and sent what it is owed; "
-        "`false`: nothing is sent (what it is owed waits).",
+        help_text="`true`: healthy again, its breaker cleared, and sent at once what was "
+        "pending (what failed while it was disabled comes with `recoverWebhookEndpoint`); "
+        "`false`: nothing is sent, what is pending waits and each new event is recorded as a "
+        "failed delivery (error `disabled`).",
     )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # A new URL is sent the types the endpoint lists: the key must be able to read them.
+        if "url" in attrs and "events" not in attrs:
+            listed = self.context["endpoint"].events
+            preface = "This key may not read the endpoint's types in the feed, to send them to "
+            preface += "a new URL (send `events` too)"
+            try:
+                refuse_unreadable(listed, self.context["scopes"], preface)
+            except serializers.ValidationError as exc:
+                raise serializers.ValidationError({"url": exc.detail}) from None
+        return attrs
 
 
 class SecretRotationSerializer(StrictSerializer):
@@ -223,7 +249,8 @@ class DeliverySerializer(serializers.Serializer):
         source="last_attempt",
         read_only=True,
         allow_null=True,
-        help_text="Null before the first attempt.",
+        help_text="Null before the first attempt. A delivery made while its endpoint was "
+        "disabled is failed unsent: `error` `disabled`, at the moment it was made.",
     )
 
 

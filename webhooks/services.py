@@ -71,22 +71,39 @@ def endpoint_delete(*, endpoint: Endpoint, by: Actor | None = None) -> None:
     endpoint.delete()
 
 
-_ENABLING = ["enabled", "disabled_reason", "failures", "failing_since", "paused_until"]
+_ENABLING = [
+    "enabled",
+    "disabled_reason",
+    "disabled_by_staff",
+    "failures",
+    "failing_since",
+    "paused_until",
+]
 
 
 @transaction.atomic
 def endpoint_set_enabled(
-    endpoint: Endpoint, enabled: bool, reason: str = "", *, by: Actor | None = None
+    endpoint: Endpoint,
+    enabled: bool,
+    reason: str = "",
+    *,
+    by: Actor | None = None,
+    staff: bool = False,
 ) -> None:
     """Disable an endpoint, or enable it afresh: healthy, its circuit breaker's count cleared.
     A disabling is recorded, in the trail and as ``webhook_endpoint.disabled``, once however
-    many happen at once (two attempts in flight may both be answered 410)."""
+    many happen at once (two attempts in flight may both be answered 410). One disabled by
+    ``staff`` stays so until staff enable it (``endpoints.endpoint_update`` refuses the
+    partner), even if it was disabled already for another reason."""
     # Decided from the locked row, not the instance in hand: a concurrent disabling waits here
     # and then finds the endpoint disabled already.
     current = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
-    was = current.enabled
-    if was or enabled:  # one disabled already keeps the reason it was disabled for
+    was, was_reason = current.enabled, current.disabled_reason
+    staff_takes_over = staff and not enabled and not current.disabled_by_staff
+    # One disabled already keeps the reason it was disabled for, unless staff take it over.
+    if was or enabled or staff_takes_over:
         current.enabled, current.disabled_reason = enabled, "" if enabled else reason
+        current.disabled_by_staff = staff and not enabled
         if enabled:
             current.failures, current.failing_since, current.paused_until = 0, None, None
         current.save(update_fields=_ENABLING)
@@ -100,12 +117,19 @@ def endpoint_set_enabled(
         record_by(by, action, current, changes)
         if not enabled:
             webhook_events.endpoint_disabled(current)
+    elif staff_takes_over:
+        record_by(by, "endpoint.disabled", current, {"reason": [was_reason, reason]})
+
+
+# What a delivery made while its endpoint was disabled says, before the endpoint's reason.
+DISABLED_ERROR = "Not sent: the endpoint was disabled. "
 
 
 def fan_out() -> int:
     """Make the deliveries of events that have none yet, by one INSERT … SELECT over the
-    enabled endpoints that list each event's type (an index finds them), were made before the
-    event, and may see it. Returns the events fanned out."""
+    endpoints that list each event's type (an index finds them), were made before the event,
+    and may see it: pending, or, for a disabled endpoint, failed unsent (``disabled``), owed
+    for ``recover``. Returns the events fanned out."""
     now = timezone.now()
     with transaction.atomic():
         events = list(
@@ -118,7 +142,10 @@ def fan_out() -> int:
             return 0
         connection = transaction.get_connection()
         with connection.cursor() as cursor:
-            cursor.execute(sql.fan_out(connection.vendor, len(events)), [now, now, *events])
+            cursor.execute(
+                sql.fan_out(connection.vendor, len(events)),
+                {"now": now, "disabled": DISABLED_ERROR, **_named(events)},
+            )
         Event.objects.filter(pk__in=events).update(fanned_out=True)
     return len(events)
 

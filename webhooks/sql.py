@@ -7,12 +7,13 @@ from __future__ import annotations
 from functools import cache
 
 from events.models import Event
-from webhooks.models import Delivery, DeliveryState, Endpoint
+from webhooks.models import AttemptError, Delivery, DeliveryState, Endpoint
 
 
 def fan_out(vendor: str, count: int) -> str:
     # Written by hand: the ORM has no INSERT … SELECT. Only names from the models are formatted
-    # in; every value is a parameter.
+    # in; every value is a parameter. A disabled endpoint's delivery is made failed, unsent,
+    # saying why: owed, for ``recover`` once it is enabled again.
     delivery, endpoint, event = (
         Delivery._meta.db_table,
         Endpoint._meta.db_table,
@@ -22,15 +23,21 @@ def fan_out(vendor: str, count: int) -> str:
         lists_type = "en.events @> jsonb_build_array(ev.type)"  # the GIN index's operator
     else:
         lists_type = "EXISTS (SELECT 1 FROM json_each(en.events) WHERE json_each.value = ev.type)"
+    pending, failed = DeliveryState.PENDING.value, DeliveryState.FAILED.value
     return (
         f"INSERT INTO {delivery} "  # noqa: S608
-        "(endpoint_id, event_id, state, attempts, next_attempt_at, created_at, last_error, "
-        "last_error_kind, last_response) "
-        f"SELECT en.id, ev.id, '{DeliveryState.PENDING}', 0, %s, %s, '', '', '' "
-        f"FROM {event} ev JOIN {endpoint} en ON {lists_type} AND en.enabled "
+        "(endpoint_id, event_id, state, attempts, next_attempt_at, created_at, last_attempt_at, "
+        "last_error, last_error_kind, last_response) "
+        "SELECT en.id, ev.id, "
+        f"CASE WHEN en.enabled THEN '{pending}' ELSE '{failed}' END, 0, "
+        "CASE WHEN en.enabled THEN %(now)s END, %(now)s, "
+        "CASE WHEN en.enabled THEN NULL ELSE %(now)s END, "
+        "CASE WHEN en.enabled THEN '' ELSE %(disabled)s || en.disabled_reason END, "
+        f"CASE WHEN en.enabled THEN '' ELSE '{AttemptError.DISABLED.value}' END, '' "
+        f"FROM {event} ev JOIN {endpoint} en ON {lists_type} "
         "AND en.created_at <= ev.created_at "
         "AND (ev.account_id IS NULL OR ev.account_id = en.account_id) "
-        f"WHERE ev.id IN ({', '.join(['%s'] * count)}) "
+        f"WHERE ev.id IN ({', '.join(f'%(e{n})s' for n in range(count))}) "
         "ON CONFLICT DO NOTHING"
     )
 

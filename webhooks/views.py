@@ -144,7 +144,8 @@ class EndpointViewSet(SecretKeysOnly):
         callbacks=[EVENT_DELIVERY],
     )
     def create(self, request: Request) -> Response:
-        new_endpoint = NewEndpointSerializer(data=json_object(request))
+        scopes = caller_key(request).scope_set
+        new_endpoint = NewEndpointSerializer(data=json_object(request), context={"scopes": scopes})
         new_endpoint.is_valid(raise_exception=True)
         endpoint = services.endpoint_create(
             account_id=caller_key(request).account_id,
@@ -178,17 +179,22 @@ class EndpointViewSet(SecretKeysOnly):
         summary="Change a webhook endpoint",
         description="Only the fields sent change, each checked as at creation; nothing changes "
         "when any is refused. `enabled: true` makes a paused or disabled endpoint healthy and "
-        "sends it what it is owed.",
+        "sends at once what was pending; the events that came while it was disabled are failed "
+        "deliveries (error `disabled`), sent by `recoverWebhookEndpoint` since the outage. An "
+        "endpoint an account manager disabled is enabled by them only: `409`.",
         parameters=[ENDPOINT_ID],
         request=EndpointChangesSerializer,
         responses={
             200: OpenApiResponse(EndpointSerializer, "The endpoint, as changed."),
-            **error_responses(400, 404, 413, 415),
+            **error_responses(400, 404, 409, 413, 415),
         },
     )
     def partial_update(self, request: Request, endpointId: int) -> HttpResponse:
         endpoint = self._mine(request, endpointId)
-        changes = EndpointChangesSerializer(data=json_object(request))
+        changes = EndpointChangesSerializer(
+            data=json_object(request),
+            context={"scopes": caller_key(request).scope_set, "endpoint": endpoint},
+        )
         changes.is_valid(raise_exception=True)
         endpoint = endpoints.endpoint_update(
             endpoint=endpoint, by=actor_of(request), **changes.validated_data

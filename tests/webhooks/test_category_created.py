@@ -17,7 +17,7 @@ def bearer(key: str) -> dict[str, str]:
 
 
 def test_a_webhook_endpoint_is_sent_the_new_category(client, make_key, receiver, settings):
-    curator = make_key(scopes=["pets:read", "categories:write", "webhooks:write"])
+    curator = make_key(scopes=["events:read", "pets:read", "categories:write", "webhooks:write"])
     settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE = True  # the receiver is on loopback
     made = client.post(
         "/v1/webhook_endpoints",

@@ -1,5 +1,5 @@
 """updateWebhookEndpoint: a partner changes its endpoint's URL and types, and re-enables a paused
-or disabled one, which is then sent what it is owed; bad input changes nothing; another
+or disabled one, which is then sent what was pending; bad input changes nothing; another
 account's endpoint is not found; each change is in the trail with the key as actor."""
 
 from __future__ import annotations
@@ -145,7 +145,8 @@ def test_disabled_it_is_sent_nothing_and_enabled_again_it_gets_what_it_is_owed(
     assert enabled.status_code == HTTPStatus.OK
     assert enabled.json()["state"] == "healthy"
     assert (enabled.json()["pausedUntil"], enabled.json()["disabledReason"]) == (None, None)
-    # What it was owed arrives; Bella, made while it was disabled, was not owed.
+    # What was pending arrives; Bella, made while it was disabled, is a failed delivery, sent
+    # only by recover (tests/webhooks/test_owed_while_disabled.py).
     receiver.wait_for(lambda got: len(got) >= tried + 5, seconds=10)
     time.sleep(1)
     arrived = receiver.verified(made["secret"])[tried:]

@@ -277,7 +277,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Only the fields sent change, each checked as at creation; nothing changes when any is refused. `enabled: true` makes a paused or disabled endpoint healthy and sends it what it is owed.
+         * @description Only the fields sent change, each checked as at creation; nothing changes when any is refused. `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the events that came while it was disabled are failed deliveries (error `disabled`), sent by `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by them only: `409`.
          *
          *     **Scope:** `webhooks:write`.
          */
@@ -484,7 +484,7 @@ export interface components {
             readonly nextAttemptAt: string | null;
             /** Format: date-time */
             readonly createdAt: string;
-            /** @description Null before the first attempt. */
+            /** @description Null before the first attempt. A delivery made while its endpoint was disabled is failed unsent: `error` `disabled`, at the moment it was made. */
             readonly lastAttempt: components["schemas"]["LastAttempt"] | null;
         };
         /**
@@ -549,7 +549,7 @@ export interface components {
             readonly status: number | null;
             /** @description From sending to the answer, or to the failure. */
             readonly durationMs: number | null;
-            /** @description Why it was not delivered; null when it was. `timeout`: no answer in time; `connection`: refused, reset or unresolved; `tls`: the handshake or the certificate failed; `status`: answered other than 2xx; `redirect`: answered 3xx, which is not followed; `address`: not sent, the URL's address is refused. */
+            /** @description Why it was not delivered; null when it was. `timeout`: no answer in time; `connection`: refused, reset or unresolved; `tls`: the handshake or the certificate failed; `status`: answered other than 2xx; `redirect`: answered 3xx, which is not followed; `address`: not sent, the URL's address is refused; `disabled`: not sent, the endpoint was disabled when the event happened. */
             readonly error: string | null;
             /** @description The first 512 bytes of the receiver's answer, as text. */
             readonly response: string;
@@ -561,11 +561,11 @@ export interface components {
             /** @description A short description of the category; empty when omitted. */
             description?: string;
         };
-        /** @description What a client sends to add a webhook endpoint. */
+        /** @description What a client sends to add a webhook endpoint; its context holds the key's ``scopes``. */
         NewEndpoint: {
             /** @description Where events are posted: `https://` to a public address. */
             url: string;
-            /** @description The event types to send. */
+            /** @description The event types to send: those the key may read in `listEvents` (each type's scope is in `Event`). */
             events: components["schemas"]["EventType"][];
             /** @description A note of the partner's own: what the endpoint is for. */
             description?: string;
@@ -745,16 +745,16 @@ export interface components {
         OrderStatus: "pending" | "approved" | "delivered" | "cancelled";
         /**
          * @description What a client sends to change a webhook endpoint: any of its fields, each checked as
-         *     at creation.
+         *     at creation; its context holds the key's ``scopes`` and the ``endpoint``.
          */
         PatchedEndpointChanges: {
             /** @description Where events are posted: `https://` to a public address. */
             url?: string;
-            /** @description The event types to send, in place of those listed. */
+            /** @description The event types to send, in place of those listed: those the key may read in `listEvents`. */
             events?: components["schemas"]["EventType"][];
             /** @description A note of the partner's own, in place of the one it has. */
             description?: string;
-            /** @description `true`: healthy again, its breaker cleared, and sent what it is owed; `false`: nothing is sent (what it is owed waits). */
+            /** @description `true`: healthy again, its breaker cleared, and sent at once what was pending (what failed while it was disabled comes with `recoverWebhookEndpoint`); `false`: nothing is sent, what is pending waits and each new event is recorded as a failed delivery (error `disabled`). */
             enabled?: boolean;
         };
         /** @description An animal available for adoption, or once was. */
@@ -3669,6 +3669,20 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed in the resource's current state, or a request with this `Idempotency-Key` is still in progress. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

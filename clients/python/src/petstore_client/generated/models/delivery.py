@@ -39,7 +39,8 @@ class Delivery:
         attempts (int):
         next_attempt_at (datetime.datetime | None): When it is tried next; null unless pending.
         created_at (datetime.datetime):
-        last_attempt (LastAttempt | None): Null before the first attempt.
+        last_attempt (LastAttempt | None): Null before the first attempt. A delivery made while its endpoint was
+            disabled is failed unsent: `error` `disabled`, at the moment it was made.
     """
 
     id: int

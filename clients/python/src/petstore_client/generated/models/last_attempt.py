@@ -20,7 +20,8 @@ class LastAttempt:
         duration_ms (int | None): From sending to the answer, or to the failure.
         error (None | str): Why it was not delivered; null when it was. `timeout`: no answer in time; `connection`:
             refused, reset or unresolved; `tls`: the handshake or the certificate failed; `status`: answered other than 2xx;
-            `redirect`: answered 3xx, which is not followed; `address`: not sent, the URL's address is refused.
+            `redirect`: answered 3xx, which is not followed; `address`: not sent, the URL's address is refused; `disabled`:
+            not sent, the endpoint was disabled when the event happened.
         response (str): The first 512 bytes of the receiver's answer, as text.
     """
 

@@ -13,11 +13,12 @@ T = TypeVar("T", bound="NewEndpoint")
 
 @_attrs_define
 class NewEndpoint:
-    """What a client sends to add a webhook endpoint.
+    """What a client sends to add a webhook endpoint; its context holds the key's ``scopes``.
 
     Attributes:
         url (str): Where events are posted: `https://` to a public address.
-        events (list[EventType]): The event types to send.
+        events (list[EventType]): The event types to send: those the key may read in `listEvents` (each type's scope is
+            in `Event`).
         description (str | Unset): A note of the partner's own: what the endpoint is for.
     """
 

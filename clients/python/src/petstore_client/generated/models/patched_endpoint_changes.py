@@ -15,14 +15,16 @@ T = TypeVar("T", bound="PatchedEndpointChanges")
 @_attrs_define
 class PatchedEndpointChanges:
     """What a client sends to change a webhook endpoint: any of its fields, each checked as
-    at creation.
+    at creation; its context holds the key's ``scopes`` and the ``endpoint``.
 
         Attributes:
             url (str | Unset): Where events are posted: `https://` to a public address.
-            events (list[EventType] | Unset): The event types to send, in place of those listed.
+            events (list[EventType] | Unset): The event types to send, in place of those listed: those the key may read in
+                `listEvents`.
             description (str | Unset): A note of the partner's own, in place of the one it has.
-            enabled (bool | Unset): `true`: healthy again, its breaker cleared, and sent what it is owed; `false`: nothing
-                is sent (what it is owed waits).
+            enabled (bool | Unset): `true`: healthy again, its breaker cleared, and sent at once what was pending (what
+                failed while it was disabled comes with `recoverWebhookEndpoint`); `false`: nothing is sent, what is pending
+                waits and each new event is recorded as a failed delivery (error `disabled`).
     """
 
     url: str | Unset = UNSET

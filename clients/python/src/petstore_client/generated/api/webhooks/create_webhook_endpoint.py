@@ -113,7 +113,8 @@ def sync_detailed(
     **Scope:** `webhooks:write`.
 
     Args:
-        body (NewEndpoint): What a client sends to add a webhook endpoint.
+        body (NewEndpoint): What a client sends to add a webhook endpoint; its context holds the
+            key's ``scopes``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,7 +148,8 @@ def sync(
     **Scope:** `webhooks:write`.
 
     Args:
-        body (NewEndpoint): What a client sends to add a webhook endpoint.
+        body (NewEndpoint): What a client sends to add a webhook endpoint; its context holds the
+            key's ``scopes``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,7 +178,8 @@ async def asyncio_detailed(
     **Scope:** `webhooks:write`.
 
     Args:
-        body (NewEndpoint): What a client sends to add a webhook endpoint.
+        body (NewEndpoint): What a client sends to add a webhook endpoint; its context holds the
+            key's ``scopes``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,7 +211,8 @@ async def asyncio(
     **Scope:** `webhooks:write`.
 
     Args:
-        body (NewEndpoint): What a client sends to add a webhook endpoint.
+        body (NewEndpoint): What a client sends to add a webhook endpoint; its context holds the
+            key's ``scopes``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

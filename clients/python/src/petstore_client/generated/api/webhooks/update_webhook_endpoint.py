@@ -63,6 +63,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
 
@@ -114,7 +119,10 @@ def sync_detailed(
     """Change a webhook endpoint
 
      Only the fields sent change, each checked as at creation; nothing changes when any is refused.
-    `enabled: true` makes a paused or disabled endpoint healthy and sends it what it is owed.
+    `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the
+    events that came while it was disabled are failed deliveries (error `disabled`), sent by
+    `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by
+    them only: `409`.
 
     **Scope:** `webhooks:write`.
 
@@ -122,7 +130,7 @@ def sync_detailed(
         endpoint_id (int):
         body (PatchedEndpointChanges | Unset): What a client sends to change a webhook endpoint:
             any of its fields, each checked as
-            at creation.
+            at creation; its context holds the key's ``scopes`` and the ``endpoint``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -153,7 +161,10 @@ def sync(
     """Change a webhook endpoint
 
      Only the fields sent change, each checked as at creation; nothing changes when any is refused.
-    `enabled: true` makes a paused or disabled endpoint healthy and sends it what it is owed.
+    `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the
+    events that came while it was disabled are failed deliveries (error `disabled`), sent by
+    `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by
+    them only: `409`.
 
     **Scope:** `webhooks:write`.
 
@@ -161,7 +172,7 @@ def sync(
         endpoint_id (int):
         body (PatchedEndpointChanges | Unset): What a client sends to change a webhook endpoint:
             any of its fields, each checked as
-            at creation.
+            at creation; its context holds the key's ``scopes`` and the ``endpoint``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -187,7 +198,10 @@ async def asyncio_detailed(
     """Change a webhook endpoint
 
      Only the fields sent change, each checked as at creation; nothing changes when any is refused.
-    `enabled: true` makes a paused or disabled endpoint healthy and sends it what it is owed.
+    `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the
+    events that came while it was disabled are failed deliveries (error `disabled`), sent by
+    `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by
+    them only: `409`.
 
     **Scope:** `webhooks:write`.
 
@@ -195,7 +209,7 @@ async def asyncio_detailed(
         endpoint_id (int):
         body (PatchedEndpointChanges | Unset): What a client sends to change a webhook endpoint:
             any of its fields, each checked as
-            at creation.
+            at creation; its context holds the key's ``scopes`` and the ``endpoint``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -224,7 +238,10 @@ async def asyncio(
     """Change a webhook endpoint
 
      Only the fields sent change, each checked as at creation; nothing changes when any is refused.
-    `enabled: true` makes a paused or disabled endpoint healthy and sends it what it is owed.
+    `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the
+    events that came while it was disabled are failed deliveries (error `disabled`), sent by
+    `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by
+    them only: `409`.
 
     **Scope:** `webhooks:write`.
 
@@ -232,7 +249,7 @@ async def asyncio(
         endpoint_id (int):
         body (PatchedEndpointChanges | Unset): What a client sends to change a webhook endpoint:
             any of its fields, each checked as
-            at creation.
+            at creation; its context holds the key's ``scopes`` and the ``endpoint``.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
