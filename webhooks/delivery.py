@@ -3,24 +3,32 @@ checked address, without following redirects; any 2xx within the timeout is deli
 
 from __future__ import annotations
 
+import socket
+import ssl
+import threading
 import time
+from contextlib import suppress
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+from http.client import HTTPException
 from typing import NamedTuple
 
 import orjson
 import urllib3
 from django.conf import settings
 from standardwebhooks import Webhook
+from urllib3.connection import HTTPConnection, HTTPSConnection
 
 from events.models import Event
 from events.serializers import EventSerializer
+from webhooks import answers
 from webhooks.addresses import Refused, Target, target
 from webhooks.models import RESPONSE_CHARS, AttemptError, Endpoint
 
 USER_AGENT = "petstore-webhooks/1"
 # How an attempt refused by the address rules, never sent, says so.
 REFUSED = "Not sent: "
+# The most of an attempt's error kept with its delivery (Delivery.last_error).
+ERROR_CHARS = 300
 
 
 class Attempt(NamedTuple):
@@ -77,23 +85,21 @@ def signed_headers(secrets: list[str], event_id: str, at: datetime, body: bytes)
 
 
 class Sender:
-    """Posts events to one endpoint, each to the address checked for it, over connections kept
-    open between them where the receiver allows."""
+    """Posts events to one endpoint, each to the address checked for it, over a connection
+    kept open between them where the receiver allows."""
 
     def __init__(self, endpoint: Endpoint) -> None:
         self.endpoint = endpoint
-        self.pool: urllib3.HTTPConnectionPool | None = None
-        self.timeout = urllib3.Timeout(
-            connect=settings.PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS,
-            read=settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS,
-        )
+        self.connection: HTTPConnection | None = None
+        self.to: tuple[str, str, int, str] | None = None  # where the connection goes
+        self.connect_timeout = settings.PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS
+        self.timeout = settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS
 
     def __enter__(self) -> Sender:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        if self.pool is not None:
-            self.pool.close()
+        self._close()
 
     def attempt(self, event: Event) -> Attempt:
         try:
@@ -108,86 +114,131 @@ class Sender:
         headers["Host"] = host if where.port == default_port else f"{host}:{where.port}"
         started = time.monotonic()
         try:
-            response = self._pool(where).urlopen(
+            connection = self._connection(where)
+            connection.request(
                 "POST",
                 where.path,
                 body=body,
                 headers=headers,
-                redirect=False,
-                retries=False,
                 preload_content=False,
+                decode_content=False,  # only the start is kept, as the receiver sent it
             )
-            # The start of the answer only: a receiver's body may be of any size.
-            start = response.read(RESPONSE_CHARS)
-            # A connection carries the next delivery only once this answer has been read whole.
-            whole = response.read(1) == b""
-        except urllib3.exceptions.HTTPError as exc:
-            return Attempt(
-                None,
-                f"{type(exc).__name__}: {exc}"[:300],
-                duration_ms=_ms_since(started),
-                no_answer=_why(exc),
-            )
-        if not whole:
-            response.close()  # more follows, unread: the connection cannot carry another
-        response.release_conn()
+        except UNANSWERED as exc:
+            return self._failed(started, exc, "No connection", self.connect_timeout)
+        deadline = Deadline(connection, self.timeout)
+        try:
+            with deadline:
+                response = connection.getresponse()
+                # The start of the answer only: a receiver's body may be of any size.
+                start = response.read(RESPONSE_CHARS)
+                # A connection carries the next delivery only once this answer has been read whole.
+                whole = response.read(1) == b""
+        except UNANSWERED as exc:
+            failure = None if deadline.passed else exc
+            return self._failed(started, failure, "No whole answer", self.timeout)
+        if deadline.passed:  # cut off: what ended there was not the whole answer
+            return self._failed(started, None, "No whole answer", self.timeout)
+        # After an interim answer (1xx) the final one is still to come, unread.
+        if not whole or response.status < 200:
+            self._close()
         retry_after = None
         if response.status in (429, 503):
-            retry_after = seconds_to_wait(
-                response.headers.get("Retry-After", ""), datetime.now(UTC)
-            )
+            retry_after = answers.retry_after(response.headers.get("Retry-After", ""), at)
         return Attempt(
             response.status,
             retry_after=retry_after,
             duration_ms=_ms_since(started),
-            response=start.decode(errors="replace"),
+            response=answers.printable(start, RESPONSE_CHARS),
         )
 
-    def _pool(self, where: Target) -> urllib3.HTTPConnectionPool:
-        """Connections to the address just checked: those to another are closed."""
-        if self.pool is not None and self.pool.host == where.address:
-            return self.pool
-        if self.pool is not None:
-            self.pool.close()
+    def _failed(self, started: float, exc: Exception | None, what: str, seconds: int) -> Attempt:
+        """No answer, because of ``exc`` (None: its ``seconds`` were up): the connection is
+        closed, and why is said as printable text."""
+        self._close()
+        why = AttemptError.TIMEOUT if exc is None else _why(exc)
+        if why == AttemptError.TIMEOUT:
+            error = f"{what}: timed out after {seconds} s"
+        else:
+            error = f"{what}: {type(exc).__name__}: {exc}"
+        return Attempt(
+            None,
+            answers.printable(error, ERROR_CHARS),
+            duration_ms=_ms_since(started),
+            no_answer=why,
+        )
+
+    def _connection(self, where: Target) -> HTTPConnection:
+        """The connection to the address just checked, open still or made anew."""
+        to = (where.scheme, where.host, where.port, where.address)
+        if self.connection is not None and self.to == to and self.connection.is_connected:
+            return self.connection
+        self._close()
         if where.scheme == "https":
-            self.pool = urllib3.HTTPSConnectionPool(
+            self.connection = HTTPSConnection(
                 where.address,
                 where.port,
                 server_hostname=where.host,
                 assert_hostname=where.host,
-                timeout=self.timeout,
-                retries=False,
+                timeout=self.connect_timeout,
             )
         else:
-            self.pool = urllib3.HTTPConnectionPool(
-                where.address, where.port, timeout=self.timeout, retries=False
+            self.connection = HTTPConnection(
+                where.address, where.port, timeout=self.connect_timeout
             )
-        return self.pool
+        self.to = to
+        return self.connection
+
+    def _close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+        self.connection = self.to = None
+
+
+class Deadline:
+    """The answer's time: every read's timeout, and when it is up the socket is shut down,
+    which ends a read however slowly the receiver trickles its bytes."""
+
+    def __init__(self, connection: HTTPConnection, seconds: float) -> None:
+        connection.timeout = seconds  # what getresponse gives the socket
+        self.socket = connection.sock
+        self.passed = False
+        self.over = False
+        self.lock = threading.Lock()
+        self.timer = threading.Timer(seconds, self._cut)
+
+    def __enter__(self) -> Deadline:
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        with self.lock:
+            self.over = True
+        self.timer.cancel()
+
+    def _cut(self) -> None:
+        with self.lock:
+            if self.over or self.socket is None:
+                return
+            self.passed = True
+            with suppress(OSError):
+                self.socket.shutdown(socket.SHUT_RDWR)
+
+
+# What a receiver's answer (or its absence) can raise while it is read: urllib3's errors,
+# http.client's for what it cannot parse, the socket's, and an SSL socket's read once shut.
+UNANSWERED = (urllib3.exceptions.HTTPError, HTTPException, OSError, ValueError)
 
 
 def _ms_since(started: float) -> int:
     return round((time.monotonic() - started) * 1000)
 
 
-def _why(exc: urllib3.exceptions.HTTPError) -> AttemptError:
+def _why(exc: Exception) -> AttemptError:
     # A refused connection is a ConnectTimeoutError to urllib3, for its callers of old.
     if isinstance(exc, urllib3.exceptions.NewConnectionError):
         return AttemptError.CONNECTION
-    if isinstance(exc, urllib3.exceptions.TimeoutError):
+    if isinstance(exc, (urllib3.exceptions.TimeoutError, TimeoutError)):
         return AttemptError.TIMEOUT
-    if isinstance(exc, urllib3.exceptions.SSLError):
+    if isinstance(exc, (urllib3.exceptions.SSLError, ssl.SSLError, ssl.CertificateError)):
         return AttemptError.TLS
     return AttemptError.CONNECTION
-
-
-def seconds_to_wait(retry_after: str, now: datetime) -> float | None:
-    """A ``Retry-After`` (seconds, or an HTTP date) as seconds from ``now``; None if unreadable."""
-    if retry_after.strip().isdigit():
-        return float(retry_after)
-    try:
-        when = parsedate_to_datetime(retry_after)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max((when - now).total_seconds(), 0.0)
