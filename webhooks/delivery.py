@@ -3,14 +3,13 @@ checked address, without following redirects; any 2xx within the timeout is deli
 
 from __future__ import annotations
 
+import io
 import socket
 import ssl
-import threading
 import time
-from contextlib import suppress
 from datetime import UTC, datetime
-from http.client import HTTPException
-from typing import NamedTuple
+from http.client import HTTPException, HTTPResponse
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 import urllib3
@@ -23,6 +22,9 @@ from events.serializers import EventSerializer
 from webhooks import answers
 from webhooks.addresses import Refused, Target, target
 from webhooks.models import RESPONSE_CHARS, AttemptError, Endpoint
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 USER_AGENT = "petstore-webhooks/1"
 # How an attempt refused by the address rules, never sent, says so.
@@ -90,7 +92,7 @@ class Sender:
 
     def __init__(self, endpoint: Endpoint) -> None:
         self.endpoint = endpoint
-        self.connection: HTTPConnection | None = None
+        self.connection: Connection | None = None
         self.to: tuple[str, str, int, str] | None = None  # where the connection goes
         self.connect_timeout = settings.PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS
         self.timeout = settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS
@@ -125,19 +127,15 @@ class Sender:
             )
         except UNANSWERED as exc:
             return self._failed(started, exc, "No connection", self.connect_timeout)
-        deadline = Deadline(connection, self.timeout)
+        connection.timeout = self.timeout  # the whole answer's, from here (TimedResponse)
         try:
-            with deadline:
-                response = connection.getresponse()
-                # The start of the answer only: a receiver's body may be of any size.
-                start = response.read(RESPONSE_CHARS)
-                # A connection carries the next delivery only once this answer has been read whole.
-                whole = response.read(1) == b""
+            response = connection.getresponse()
+            # The start of the answer only: a receiver's body may be of any size.
+            start = response.read(RESPONSE_CHARS)
+            # A connection carries the next delivery only once this answer has been read whole.
+            whole = response.read(1) == b""
         except UNANSWERED as exc:
-            failure = None if deadline.passed else exc
-            return self._failed(started, failure, "No whole answer", self.timeout)
-        if deadline.passed:  # cut off: what ended there was not the whole answer
-            return self._failed(started, None, "No whole answer", self.timeout)
+            return self._failed(started, exc, "No whole answer", self.timeout)
         # After an interim answer (1xx) the final one is still to come, unread.
         if not whole or response.status < 200:
             self._close()
@@ -151,11 +149,11 @@ class Sender:
             response=answers.printable(start, RESPONSE_CHARS),
         )
 
-    def _failed(self, started: float, exc: Exception | None, what: str, seconds: int) -> Attempt:
-        """No answer, because of ``exc`` (None: its ``seconds`` were up): the connection is
-        closed, and why is said as printable text."""
+    def _failed(self, started: float, exc: Exception, what: str, seconds: int) -> Attempt:
+        """No answer, because of ``exc``: the connection is closed, and why is said as
+        printable text (a timeout, as the ``seconds`` that were up)."""
         self._close()
-        why = AttemptError.TIMEOUT if exc is None else _why(exc)
+        why = _why(exc)
         if why == AttemptError.TIMEOUT:
             error = f"{what}: timed out after {seconds} s"
         else:
@@ -167,14 +165,14 @@ class Sender:
             no_answer=why,
         )
 
-    def _connection(self, where: Target) -> HTTPConnection:
+    def _connection(self, where: Target) -> Connection:
         """The connection to the address just checked, open still or made anew."""
         to = (where.scheme, where.host, where.port, where.address)
         if self.connection is not None and self.to == to and self.connection.is_connected:
             return self.connection
         self._close()
         if where.scheme == "https":
-            self.connection = HTTPSConnection(
+            self.connection = TLSConnection(
                 where.address,
                 where.port,
                 server_hostname=where.host,
@@ -182,7 +180,7 @@ class Sender:
                 timeout=self.connect_timeout,
             )
         else:
-            self.connection = HTTPConnection(
+            self.connection = PlainConnection(
                 where.address, where.port, timeout=self.connect_timeout
             )
         self.to = to
@@ -194,38 +192,55 @@ class Sender:
         self.connection = self.to = None
 
 
-class Deadline:
-    """The answer's time: every read's timeout, and when it is up the socket is shut down,
-    which ends a read however slowly the receiver trickles its bytes."""
+class Until(io.RawIOBase):
+    """A socket's bytes, each read waiting only for the time left until ``at``
+    (``time.monotonic``): a receiver trickling its answer cannot hold it past its timeout, as
+    it could the socket's own timeout, which each byte would start again."""
 
-    def __init__(self, connection: HTTPConnection, seconds: float) -> None:
-        connection.timeout = seconds  # what getresponse gives the socket
-        self.socket = connection.sock
-        self.passed = False
-        self.over = False
-        self.lock = threading.Lock()
-        self.timer = threading.Timer(seconds, self._cut)
+    def __init__(self, sock: socket.socket, at: float) -> None:
+        self.sock, self.at = sock, at
+        self.stream = sock.makefile("rb", buffering=0)
 
-    def __enter__(self) -> Deadline:
-        self.timer.start()
-        return self
+    def readable(self) -> bool:
+        return True
 
-    def __exit__(self, *exc_info: object) -> None:
-        with self.lock:
-            self.over = True
-        self.timer.cancel()
+    def readinto(self, buffer: WriteableBuffer) -> int | None:
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("timed out")
+        self.sock.settimeout(left)
+        return self.stream.readinto(buffer)
 
-    def _cut(self) -> None:
-        with self.lock:
-            if self.over or self.socket is None:
-                return
-            self.passed = True
-            with suppress(OSError):
-                self.socket.shutdown(socket.SHUT_RDWR)
+    def close(self) -> None:
+        self.stream.close()
+        super().close()
+
+
+class TimedResponse(HTTPResponse):
+    """An answer read whole within the socket's timeout from when it is awaited, status line to
+    the last byte, however the receiver trickles it."""
+
+    def __init__(self, sock: socket.socket, *args: Any, **kwargs: Any) -> None:
+        super().__init__(sock, *args, **kwargs)
+        timeout = sock.gettimeout()
+        if timeout is not None:
+            self.fp.close()
+            self.fp = io.BufferedReader(Until(sock, time.monotonic() + timeout))
+
+
+class PlainConnection(HTTPConnection):
+    response_class = TimedResponse
+
+
+class TLSConnection(HTTPSConnection):
+    response_class = TimedResponse
+
+
+Connection = PlainConnection | TLSConnection
 
 
 # What a receiver's answer (or its absence) can raise while it is read: urllib3's errors,
-# http.client's for what it cannot parse, the socket's, and an SSL socket's read once shut.
+# http.client's for what it cannot parse, and the socket's.
 UNANSWERED = (urllib3.exceptions.HTTPError, HTTPException, OSError, ValueError)
 
 

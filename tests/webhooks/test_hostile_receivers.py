@@ -16,8 +16,12 @@ from django.utils import timezone
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
+from deploy.workers import start_workers, stop_workers
 from events.models import Event
+from tests.waiting import wait_until
+from tests.webhooks.conftest import wait_for_a_worker, worker_env
 from tests.webhooks.raw_receiver import Answer, raw_receiver
+from tests.webhooks.test_update import send, subscribe
 from webhooks import answers, tasks
 from webhooks.models import RESPONSE_CHARS, AttemptError, Delivery, DeliveryState, Endpoint
 
@@ -274,3 +278,85 @@ def test_every_answer_is_recorded_and_scheduled(make_account, receiver, case):
         paused = Endpoint.objects.get(pk=delivery.endpoint_id).paused_until
         asked = delivery.last_attempt_at + timedelta(seconds=wait)
         assert abs((paused - asked).total_seconds()) < 5
+
+
+# The issue's two answers, and a trickle, each sent by the workers themselves (gevent's pool,
+# as in production) to a receiver on loopback.
+
+A_MINUTE = "60,60,60"  # a retry comes long after the test has looked
+# The workers see the test's rows, and the plans the migrations made are back after each test.
+through_the_workers = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+
+@pytest.fixture
+def patient_workers(transactional_db, tmp_path):
+    process = start_workers(worker_env(PETSTORE_WEBHOOK_RETRY_SECONDS=A_MINUTE), tmp_path)
+    wait_for_a_worker()
+    yield
+    stop_workers(process)
+
+
+def first_attempt_at(client, make_key, dog, url: str) -> Delivery:
+    """The delivery of a new animal's event to ``url``, once the workers have tried it."""
+    key = make_key()
+    subscribe(client, key, url, "pet.created")
+    send(client, "POST", key, "/v1/pets", {"name": "Rex", "categoryId": dog.pk})
+    wait_until(
+        lambda: Delivery.objects.filter(last_attempt_at__isnull=False).exists(),
+        "an attempt recorded",
+    )
+    return Delivery.objects.select_related("endpoint").get()
+
+
+@through_the_workers
+@pytest.mark.parametrize(("status", "state"), [(200, "delivered"), (500, "pending")])
+def test_a_binary_answer_holding_a_nul_is_recorded(
+    client, make_key, dog, receiver, patient_workers, status, state
+):
+    body = b"\x1f\x8b\x08\x00\x00\x00\x00\x00binary"  # gzip, without Content-Encoding
+    receiver.answer = Answer.whole(
+        b"HTTP/1.1 %d X\r\nContent-Length: %d\r\n\r\n%s" % (status, len(body), body)
+    )
+
+    delivery = first_attempt_at(client, make_key, dog, receiver.url)
+
+    assert (delivery.state, delivery.attempts, delivery.last_status) == (state, 1, status)
+    assert delivery.last_response == answers.printable(body, RESPONSE_CHARS)
+    assert "\x00" not in delivery.last_response
+    if state == "pending":  # tried again after the schedule's first wait
+        assert delivery.next_attempt_at > delivery.last_attempt_at + timedelta(seconds=50)
+    assert receiver.requests == 1
+
+
+@through_the_workers
+def test_a_retry_after_of_superscript_two_is_recorded_and_scheduled(
+    client, make_key, dog, receiver, patient_workers
+):
+    # "²" in Latin-1, as http.client reads the header: a digit to str.isdigit().
+    receiver.answer = Answer.whole(
+        b"HTTP/1.1 503 Busy\r\nRetry-After: \xb2\r\nContent-Length: 0\r\n\r\n"
+    )
+
+    delivery = first_attempt_at(client, make_key, dog, receiver.url)
+
+    assert (delivery.state, delivery.attempts, delivery.last_status) == ("pending", 1, 503)
+    assert delivery.last_error_kind == AttemptError.STATUS
+    assert delivery.next_attempt_at > delivery.last_attempt_at + timedelta(seconds=50)
+    assert delivery.endpoint.failures == 1
+    assert delivery.endpoint.paused_until is None  # nothing was asked that could be read
+    assert receiver.requests == 1
+
+
+@through_the_workers
+def test_a_receiver_trickling_its_answer_is_cut_off_at_the_timeout(
+    client, make_key, dog, receiver, patient_workers
+):
+    # Each byte far within the timeout of the one before; the status line alone takes longer.
+    raw = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
+    receiver.answer = Answer((*(raw[n : n + 1] for n in range(10)), raw[10:]), pause=0.3)
+
+    delivery = first_attempt_at(client, make_key, dog, receiver.url)
+
+    assert (delivery.state, delivery.attempts, delivery.last_status) == ("pending", 1, None)
+    assert delivery.last_error_kind == AttemptError.TIMEOUT
+    assert "timed out" in delivery.last_error
