@@ -3,24 +3,34 @@ checked address, without following redirects; any 2xx within the timeout is deli
 
 from __future__ import annotations
 
+import io
+import socket
+import ssl
 import time
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
-from typing import NamedTuple
+from http.client import HTTPException, HTTPResponse
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 import urllib3
 from django.conf import settings
 from standardwebhooks import Webhook
+from urllib3.connection import HTTPConnection, HTTPSConnection
 
 from events.models import Event
 from events.serializers import EventSerializer
+from webhooks import answers
 from webhooks.addresses import Refused, Target, target
 from webhooks.models import RESPONSE_CHARS, AttemptError, Endpoint
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 USER_AGENT = "petstore-webhooks/1"
 # How an attempt refused by the address rules, never sent, says so.
 REFUSED = "Not sent: "
+# The most of an attempt's error kept with its delivery (Delivery.last_error).
+ERROR_CHARS = 300
 
 
 class Attempt(NamedTuple):
@@ -77,23 +87,21 @@ def signed_headers(secrets: list[str], event_id: str, at: datetime, body: bytes)
 
 
 class Sender:
-    """Posts events to one endpoint, each to the address checked for it, over connections kept
-    open between them where the receiver allows."""
+    """Posts events to one endpoint, each to the address checked for it, over a connection
+    kept open between them where the receiver allows."""
 
     def __init__(self, endpoint: Endpoint) -> None:
         self.endpoint = endpoint
-        self.pool: urllib3.HTTPConnectionPool | None = None
-        self.timeout = urllib3.Timeout(
-            connect=settings.PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS,
-            read=settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS,
-        )
+        self.connection: Connection | None = None
+        self.to: tuple[str, str, int, str] | None = None  # where the connection goes
+        self.connect_timeout = settings.PETSTORE_WEBHOOK_CONNECT_TIMEOUT_SECONDS
+        self.timeout = settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS
 
     def __enter__(self) -> Sender:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        if self.pool is not None:
-            self.pool.close()
+        self._close()
 
     def attempt(self, event: Event) -> Attempt:
         try:
@@ -108,86 +116,144 @@ class Sender:
         headers["Host"] = host if where.port == default_port else f"{host}:{where.port}"
         started = time.monotonic()
         try:
-            response = self._pool(where).urlopen(
+            connection = self._connection(where)
+            connection.request(
                 "POST",
                 where.path,
                 body=body,
                 headers=headers,
-                redirect=False,
-                retries=False,
                 preload_content=False,
+                decode_content=False,  # only the start is kept, as the receiver sent it
             )
+        except UNANSWERED as exc:
+            return self._failed(started, exc, "No connection", self.connect_timeout)
+        connection.timeout = self.timeout  # the whole answer's, from here (TimedResponse)
+        try:
+            response = connection.getresponse()
             # The start of the answer only: a receiver's body may be of any size.
             start = response.read(RESPONSE_CHARS)
             # A connection carries the next delivery only once this answer has been read whole.
             whole = response.read(1) == b""
-        except urllib3.exceptions.HTTPError as exc:
-            return Attempt(
-                None,
-                f"{type(exc).__name__}: {exc}"[:300],
-                duration_ms=_ms_since(started),
-                no_answer=_why(exc),
-            )
-        if not whole:
-            response.close()  # more follows, unread: the connection cannot carry another
-        response.release_conn()
+        except UNANSWERED as exc:
+            return self._failed(started, exc, "No whole answer", self.timeout)
+        # After an interim answer (1xx) the final one is still to come, unread.
+        if not whole or response.status < 200:
+            self._close()
         retry_after = None
         if response.status in (429, 503):
-            retry_after = seconds_to_wait(
-                response.headers.get("Retry-After", ""), datetime.now(UTC)
-            )
+            retry_after = answers.retry_after(response.headers.get("Retry-After", ""), at)
         return Attempt(
             response.status,
             retry_after=retry_after,
             duration_ms=_ms_since(started),
-            response=start.decode(errors="replace"),
+            response=answers.printable(start, RESPONSE_CHARS),
         )
 
-    def _pool(self, where: Target) -> urllib3.HTTPConnectionPool:
-        """Connections to the address just checked: those to another are closed."""
-        if self.pool is not None and self.pool.host == where.address:
-            return self.pool
-        if self.pool is not None:
-            self.pool.close()
+    def _failed(self, started: float, exc: Exception, what: str, seconds: int) -> Attempt:
+        """No answer, because of ``exc``: the connection is closed, and why is said as
+        printable text (a timeout, as the ``seconds`` that were up)."""
+        self._close()
+        why = _why(exc)
+        if why == AttemptError.TIMEOUT:
+            error = f"{what}: timed out after {seconds} s"
+        else:
+            error = f"{what}: {type(exc).__name__}: {exc}"
+        return Attempt(
+            None,
+            answers.printable(error, ERROR_CHARS),
+            duration_ms=_ms_since(started),
+            no_answer=why,
+        )
+
+    def _connection(self, where: Target) -> Connection:
+        """The connection to the address just checked, open still or made anew."""
+        to = (where.scheme, where.host, where.port, where.address)
+        if self.connection is not None and self.to == to and self.connection.is_connected:
+            return self.connection
+        self._close()
         if where.scheme == "https":
-            self.pool = urllib3.HTTPSConnectionPool(
+            self.connection = TLSConnection(
                 where.address,
                 where.port,
                 server_hostname=where.host,
                 assert_hostname=where.host,
-                timeout=self.timeout,
-                retries=False,
+                timeout=self.connect_timeout,
             )
         else:
-            self.pool = urllib3.HTTPConnectionPool(
-                where.address, where.port, timeout=self.timeout, retries=False
+            self.connection = PlainConnection(
+                where.address, where.port, timeout=self.connect_timeout
             )
-        return self.pool
+        self.to = to
+        return self.connection
+
+    def _close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+        self.connection = self.to = None
+
+
+class Until(io.RawIOBase):
+    """A socket's bytes, each read waiting only for the time left until ``at``
+    (``time.monotonic``): a receiver trickling its answer cannot hold it past its timeout, as
+    it could the socket's own timeout, which each byte would start again."""
+
+    def __init__(self, sock: socket.socket, at: float) -> None:
+        self.sock, self.at = sock, at
+        self.stream = sock.makefile("rb", buffering=0)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: WriteableBuffer) -> int | None:
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("timed out")
+        self.sock.settimeout(left)
+        return self.stream.readinto(buffer)
+
+    def close(self) -> None:
+        self.stream.close()
+        super().close()
+
+
+class TimedResponse(HTTPResponse):
+    """An answer read whole within the socket's timeout from when it is awaited, status line to
+    the last byte, however the receiver trickles it."""
+
+    def __init__(self, sock: socket.socket, *args: Any, **kwargs: Any) -> None:
+        super().__init__(sock, *args, **kwargs)
+        timeout = sock.gettimeout()
+        if timeout is not None:
+            self.fp.close()
+            self.fp = io.BufferedReader(Until(sock, time.monotonic() + timeout))
+
+
+class PlainConnection(HTTPConnection):
+    response_class = TimedResponse
+
+
+class TLSConnection(HTTPSConnection):
+    response_class = TimedResponse
+
+
+Connection = PlainConnection | TLSConnection
+
+
+# What a receiver's answer (or its absence) can raise while it is read: urllib3's errors,
+# http.client's for what it cannot parse, and the socket's.
+UNANSWERED = (urllib3.exceptions.HTTPError, HTTPException, OSError, ValueError)
 
 
 def _ms_since(started: float) -> int:
     return round((time.monotonic() - started) * 1000)
 
 
-def _why(exc: urllib3.exceptions.HTTPError) -> AttemptError:
+def _why(exc: Exception) -> AttemptError:
     # A refused connection is a ConnectTimeoutError to urllib3, for its callers of old.
     if isinstance(exc, urllib3.exceptions.NewConnectionError):
         return AttemptError.CONNECTION
-    if isinstance(exc, urllib3.exceptions.TimeoutError):
+    if isinstance(exc, (urllib3.exceptions.TimeoutError, TimeoutError)):
         return AttemptError.TIMEOUT
-    if isinstance(exc, urllib3.exceptions.SSLError):
+    if isinstance(exc, (urllib3.exceptions.SSLError, ssl.SSLError, ssl.CertificateError)):
         return AttemptError.TLS
     return AttemptError.CONNECTION
-
-
-def seconds_to_wait(retry_after: str, now: datetime) -> float | None:
-    """A ``Retry-After`` (seconds, or an HTTP date) as seconds from ``now``; None if unreadable."""
-    if retry_after.strip().isdigit():
-        return float(retry_after)
-    try:
-        when = parsedate_to_datetime(retry_after)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max((when - now).total_seconds(), 0.0)

@@ -19,6 +19,7 @@ from events.models import Event
 from petstore.exceptions import Conflict
 from webhooks import events as webhook_events
 from webhooks import sql
+from webhooks.answers import MAX_RETRY_AFTER_SECONDS
 from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint
 
 if TYPE_CHECKING:
@@ -31,8 +32,6 @@ BATCH = 500
 # flight is a run of them, so that its receiver's pace, not the bookkeeping of each delivery,
 # sets how fast they go.
 RUN = 25
-# The longest a receiver's Retry-After is honoured.
-MAX_RETRY_AFTER_SECONDS = 3600
 
 
 # The endpoint's endpoint_* changes are recorded in the trail (``audit``), never its secret;

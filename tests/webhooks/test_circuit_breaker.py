@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from events.models import Event
 from tests.conftest import CLOCK_START
-from webhooks import services
-from webhooks.delivery import Attempt, seconds_to_wait
+from webhooks import answers, services
+from webhooks.delivery import Attempt
 from webhooks.models import Delivery, DeliveryState, Endpoint, EndpointState
 
 NOW = CLOCK_START  # every test here runs on the fixed clock
@@ -118,7 +118,7 @@ def test_a_client_error_is_the_delivery_s_failure_not_the_receiver_s(endpoint):
 def test_retry_after_pauses_the_endpoint_as_asked(endpoint, status, retry_after, paused_for):
     (delivery,) = owed(endpoint, 1)
     if status == 500:
-        retry_after = seconds_to_wait("", NOW)  # a 500's Retry-After is not read
+        retry_after = answers.retry_after("", NOW)  # a 500's Retry-After is not read
     services.record(delivery, Attempt(status, retry_after=retry_after), NOW)
 
     endpoint.refresh_from_db()
@@ -128,13 +128,6 @@ def test_retry_after_pauses_the_endpoint_as_asked(endpoint, status, retry_after,
     else:
         assert endpoint.paused_until == NOW + timedelta(seconds=paused_for)
         assert delivery.attempts == 0
-
-
-def test_retry_after_is_seconds_or_an_http_date():
-    assert seconds_to_wait("120", NOW) == 120
-    assert seconds_to_wait("Sat, 21 Nov 2026 12:32:20 GMT", NOW) == 120
-    assert seconds_to_wait("Sat, 21 Nov 2026 11:00:00 GMT", NOW) == 0
-    assert seconds_to_wait("soon", NOW) is None
 
 
 def test_an_endpoint_failing_for_the_days_is_disabled(endpoint, settings):

@@ -82,7 +82,7 @@ def test_the_list_shows_the_status_duration_error_and_first_512_bytes_of_the_ans
     assert row["eventId"] == receiver.received[0].headers["webhook-id"]
     assert (last["status"], last["error"]) == (500, "status")
     assert isinstance(last["durationMs"], int)
-    assert last["response"] == "x" * 511 + "\ufffd"
+    assert last["response"] == "x" * 511  # the half of a character is not kept
     assert not {"secret", "signature"} & set(str(row).split("'"))
 
 
