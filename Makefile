@@ -103,7 +103,7 @@ $(TYPESCRIPT_TOOLS): tests/typescript/package.json tests/typescript/package-lock
 		mkdir -p .tools/typescript && cp $^ .tools/typescript/ && \
 		npm ci --silent --no-audit --no-fund --prefix .tools/typescript && touch $@
 
-# The SDKs (clients/, DESIGN §16): clients/typescript's tools at its lock's versions, in .tools/;
+# The SDKs (docs/design.md#sdks): clients/typescript's tools at its lock's versions, in .tools/;
 # `make clients` regenerates both SDKs' generated code from the document, `make lint` fails when
 # the committed code differs, and tests/clients builds and tests both against a running service.
 CLIENT_TOOLS := .tools/clients/typescript/node_modules/.installed

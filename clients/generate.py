@@ -1,4 +1,5 @@
-"""The SDKs' generated code, made from the OpenAPI document the service serves (DESIGN §16).
+"""The SDKs' generated code, made from the OpenAPI document the service serves
+(docs/design.md#sdks).
 
     python clients/generate.py            # rewrite both SDKs' generated code (make clients)
     python clients/generate.py --check    # fail when the committed code is not what the

@@ -1,7 +1,7 @@
 """Webhook endpoints and their deliveries, for account managers: on an account's page its
 endpoints; on an endpoint's page its recent deliveries; actions to disable, enable, rotate a
 secret (shown once), redeliver, send the failed deliveries again since a time and send a test
-event, the last two after a form (DESIGN §15)."""
+event, the last two after a form (docs/design.md#partners-webhooks)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""What a partner has sent through the API beside its events (DESIGN §15): one delivery again,
-at once; every failed one of an endpoint since a time; an example event, to test its receiver.
-Each is in the trail, with ``by`` as the actor. The workers send them: never the web process."""
+"""What a partner has sent through the API beside its events (docs/design.md#partners-webhooks):
+one delivery again, at once; every failed one of an endpoint since a time; an example event, to
+test its receiver. Each is in the trail, with ``by`` as the actor. The workers send them: never
+the web process."""
 
 from __future__ import annotations
 

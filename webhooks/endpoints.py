@@ -1,6 +1,6 @@
-"""What a partner changes on its own endpoints through the API (DESIGN §15): its URL, types and
-whether it is sent anything, and its secret, rotated with an overlap (or at once, as the admin
-rotates it). Each change is in the trail, with ``by`` as the actor."""
+"""What a partner changes on its own endpoints through the API (docs/design.md#partners-webhooks):
+its URL, types and whether it is sent anything, and its secret, rotated with an overlap (or at
+once, as the admin rotates it). Each change is in the trail, with ``by`` as the actor."""
 
 from __future__ import annotations
 

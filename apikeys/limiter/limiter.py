@@ -170,9 +170,9 @@ class Limiter:
 
     def spare_day(self, subject: Subject, decision: Decision) -> Decision:
         """Give the day window back the count of an admitted request answered ``304`` (a
-        conditional GET whose answer had not changed: DESIGN §14), which the minute keeps; and
-        the decision as if the day had not counted it. Not from a count the day's threshold
-        events are written at, so that none is passed twice."""
+        conditional GET whose answer had not changed: docs/design.md#conditional-gets), which
+        the minute keeps; and the decision as if the day had not counted it. Not from a count
+        the day's threshold events are written at, so that none is passed twice."""
         if len(decision.windows) <= DAY_WINDOW or not decision.windows[DAY_WINDOW].limit:
             return decision
         day = decision.windows[DAY_WINDOW]

@@ -17,7 +17,7 @@ SESSION_COOKIE_AGE = PETSTORE_ADMIN_IDLE_MINUTES * 60
 SESSION_SAVE_EVERY_REQUEST = True
 # Sign-in attempts to the admin per client address and minute (N/m).
 PETSTORE_ADMIN_LOGIN_RATE = env_str("PETSTORE_ADMIN_LOGIN_RATE", "10/m")
-# The trail (audit) keeps its entries this many days; the design asks for a year at least.
+# The trail (audit) keeps its entries this many days: a year at least (docs/design.md#staff).
 PETSTORE_AUDIT_KEPT_DAYS = env_int("PETSTORE_AUDIT_KEPT_DAYS", 365, minimum=365)
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -1,5 +1,5 @@
-"""Webhooks (DESIGN §10): where endpoints may be, how deliveries are tried and retried, and when
-an endpoint that keeps failing is paused."""
+"""Webhooks (docs/design.md#webhooks): where endpoints may be, how deliveries are tried and
+retried, and when an endpoint that keeps failing is paused."""
 
 from __future__ import annotations
 

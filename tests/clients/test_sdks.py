@@ -1,4 +1,4 @@
-"""Both SDKs (clients/, DESIGN §16) built and tested against a running service, as a partner
+"""Both SDKs (docs/design.md#sdks) built and tested against a running service, as a partner
 installs them: gunicorn on the test database, Celery's workers delivering a real webhook, and
 keys and animals made for each SDK's suite. The TypeScript SDK is built with `npm run build` and
 tested with `npm test` (Node's test runner) on its lock's tools; the Python SDK is installed with

@@ -1,5 +1,5 @@
-"""Conditional GETs (DESIGN §14): a strong ETag on what partners poll, 304 while it is current,
-and a 304 spends the minute window but nothing of the day's."""
+"""Conditional GETs (docs/design.md#conditional-gets): a strong ETag on what partners poll, 304
+while it is current, and a 304 spends the minute window but nothing of the day's."""
 
 from __future__ import annotations
 

@@ -45,7 +45,7 @@ interface Kept {
   headers: Headers;
 }
 
-/** Answers kept by their `ETag` (§14 of the design): a GET sends `If-None-Match`, and a `304`,
+/** Answers kept by their `ETag` (docs/design.md#conditional-gets): a GET sends `If-None-Match`, and a `304`,
  * which spends nothing of the day window, is answered from here. Opt-in. */
 export class EtagCache {
   hits = 0;

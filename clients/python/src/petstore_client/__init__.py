@@ -1,5 +1,6 @@
 """The Pet Store API's SDK: the client generated from its OpenAPI document
-(``petstore_client.generated``), and the layer that does a partner's chores (DESIGN §16)."""
+(``petstore_client.generated``), and the layer that does a partner's chores
+(the service's docs/design.md#sdks)."""
 
 from .client import SERVERS, Petstore, next_cursor
 from .errors import (
