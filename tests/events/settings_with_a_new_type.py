@@ -9,13 +9,13 @@ from events import types
 from petstore.scopes import Scope
 from petstore.settings import *  # noqa: F403
 
-NEW_TYPE = "category.updated"  # tests.events.test_types_table checks for it
+NEW_TYPE = "test_only.row_added"  # tests.events.test_types_table checks for it
 
 types.EventType = models.TextChoices(  # type: ignore[misc, call-overload]
     "EventType",
     [
         *((kind.name, (kind.value, kind.label)) for kind in types.EventType),
-        ("CATEGORY_UPDATED", (NEW_TYPE, "A category was changed")),
+        ("TEST_ONLY_ROW_ADDED", (NEW_TYPE, "A row only the tests add")),
     ],
 )
 types.AUDIENCE[NEW_TYPE] = types.Audience(
