@@ -85,7 +85,7 @@ def test_the_scopes_table_gives_each_operation_its_scope(operations):
     assert {scope for scope in listed.values() if scope} == set(Scope.values)
 
 
-def test_the_readme_names_every_event_type(operations):
+def test_the_readme_names_every_event_type():
     events = section(README, "### Events and webhooks")
 
     assert set(EVENT_TYPES) <= event_types_named(events)
