@@ -5,7 +5,7 @@ import secrets
 from django.db import models
 from django.utils import timezone
 
-from events.types import EventType
+from events.types import event_type_choices
 
 # How long events are kept, and listed.
 KEPT_DAYS = 30
@@ -18,7 +18,7 @@ def new_event_id() -> str:
 
 class Event(models.Model):
     uid = models.CharField("id", max_length=30, unique=True, default=new_event_id, editable=False)
-    type = models.CharField(max_length=40, choices=EventType.choices)
+    type = models.CharField(max_length=40, choices=event_type_choices)
     # The account that alone may see it; None: every account (pet events).
     account = models.ForeignKey(
         "apikeys.Account", null=True, blank=True, on_delete=models.CASCADE, related_name="+"

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from events.models import Event
 from events.selectors import own_version
+from events.types import EVENT_TYPES
 from petstore.conditional import changed
 
 
@@ -18,6 +19,9 @@ def event_record(kind: str, data: dict[str, Any], *, account_id: int | None = No
     """Write an event; in a transaction, so that it stands or falls with its change."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("an event is written in its change's transaction")
+    # The table is the one gate: the column's choices are not checked on save.
+    if kind not in EVENT_TYPES:
+        raise ValueError(f"{kind!r} is not a type of events.types.EventType")
     # Listed once placed (events.positions), which the feed does when its tag has changed.
     changed(own_version(account_id))
     return Event.objects.create(type=kind, data=data, account_id=account_id)
