@@ -1,7 +1,7 @@
 """The events the animals and their categories write, each by one function here, in the
 change's transaction (``events.services.event_record``), but a new animal's ``pet.created``,
-written by the statement that adds it (``pets.insert``): every account's, with ``pets:read``. Each ``data`` has the shape of the serializer the event
-table names (``events.types``)."""
+written by the statement that adds it (``pets.insert``): every account's, with ``pets:read``.
+Each ``data`` has the shape of the serializer the event table names (``events.types``)."""
 
 from __future__ import annotations
 
