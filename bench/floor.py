@@ -35,15 +35,14 @@ def _declared() -> tuple[tuple[str, ...], str, str, list[tuple[str, Any]], str]:
     from pets.serializers import NewPetSerializer
 
     meta = Pet._meta
-    columns = ", ".join(str(meta.get_field(column).column) for column in PET.columns)
+    # By the names the serializers' sources use (``category_id``).
+    field = {f.attname: f for f in meta.concrete_fields}
+    columns = ", ".join(str(field[column].column) for column in PET.columns)
     select = f"SELECT {columns} FROM {meta.db_table}"  # noqa: S608
-    sent = [
-        (str(name), meta.get_field(str(field.source)))
-        for name, field in NewPetSerializer().fields.items()
-    ]
-    body = [(name, _plain(field.get_default())) for name, field in sent]
+    sent = [(str(name), field[str(f.source)]) for name, f in NewPetSerializer().fields.items()]
+    body = [(name, _plain(f.get_default())) for name, f in sent]
     stamped = [str(f.column) for f in meta.concrete_fields if getattr(f, "auto_now_add", False)]
-    written = ", ".join([*(str(field.column) for _, field in sent), *stamped])
+    written = ", ".join([*(str(f.column) for _, f in sent), *stamped])
     values = ", ".join(["%s"] * len(sent) + ["now()"] * len(stamped))
     insert = (
         f"INSERT INTO {meta.db_table} ({written}) VALUES ({values}) "  # noqa: S608

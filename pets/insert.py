@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.fields import NOT_PROVIDED
 
 from events.models import Event
 from events.selectors import SHARED_VERSION
@@ -41,7 +42,7 @@ def _written(model: type[models.Model]) -> list[models.Field[Any, Any]]:
         for field in model._meta.concrete_fields
         if field is not model._meta.auto_field
         and not field.generated
-        and not field.has_db_default()
+        and field.db_default is NOT_PROVIDED
     ]
 
 

@@ -197,7 +197,7 @@ class QuerySerializer(SharedFieldsSerializer):
         """Those of ``values`` (``parse``'s) that this class declares, each by its field's
         ``source``: for a filter, the ORM lookup it stands for."""
         fields = cls.bound_fields()
-        return {str(fields[name].source): values[name] for name in fields if name in values}
+        return {str(field.source): values[name] for name, field in fields.items() if name in values}
 
 
 class IdListField(serializers.ListField):
