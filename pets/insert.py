@@ -1,7 +1,7 @@
 """The one way a new animal is written: its row and its ``pet.created`` event, by statements
 built once from the models and the API's shape of a pet, so that no column is named here.
 
-The ORM writes the two rows in a transaction block: four round trips, and about 1 M
+The ORM writes the two rows in a transaction block: four round trips, and 0.92 M
 instructions more a create than this (docs/performance.md). Here the animal's INSERT takes its
 category from the category's own row (``INSERT … SELECT … WHERE id = %s``), so that a category
 that does not exist inserts nothing; on PostgreSQL the event's INSERT is chained to it by a
