@@ -71,10 +71,7 @@ class PetAdmin(SavesItsFieldsOnly):
         """Added with its event; changed field by field, the status through the service that
         moves it (its event, its lock against an order placed meanwhile)."""
         if not change:
-            added = services.pet_create(
-                name=pet.name, category_id=pet.category_id, status=pet.status
-            )
-            pet.pk, pet.created_at = added.pk, added.created_at
+            services.pet_add(pet)
             return
         super().save_model(request, pet, form, change)
         if "status" in form.changed_data:

@@ -1,5 +1,6 @@
 """The events the animals and their categories write, each by one function here, in the
-change's transaction (``events.services.event_record``): every account's, with ``pets:read``.
+change's transaction (``events.services.event_record``), but a new animal's ``pet.created``,
+written by the statement that adds it (``pets.insert``): every account's, with ``pets:read``.
 Each ``data`` has the shape of the serializer the event table names (``events.types``)."""
 
 from __future__ import annotations
@@ -10,10 +11,6 @@ from events.types import EventType
 from pets.models import Category, Pet
 from pets.selectors import PET
 from pets.serializers import CategorySerializer
-
-
-def pet_created(pet: Pet) -> Event:
-    return event_record(EventType.PET_CREATED, PET.of(pet))
 
 
 def pet_status_changed(pet: Pet, previous: str) -> Event:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
@@ -18,46 +19,33 @@ CATEGORIES_VERSION = "categories"
 _NO_ID = -1
 _NO_STATUS = "\0status"
 
-_page_of_all = PreparedQuery(
-    lambda after: Pet.objects.filter(pk__gt=after).order_by("pk").values_list(*PET.columns),
-    after=_NO_ID,
-)
-_page_by_status = PreparedQuery(
-    lambda after, status: (
-        Pet.objects.filter(pk__gt=after, status=status).order_by("pk").values_list(*PET.columns)
-    ),
-    after=_NO_ID,
-    status=_NO_STATUS,
-)
 _one = PreparedQuery(
     lambda pet_id: Pet.objects.filter(pk=pet_id).values_list(*PET.columns), pet_id=_NO_ID
 )
 
 
-def pet_page(
-    *,
-    after: int,
-    limit: int,
-    status: str | None = None,
-    category_ids: tuple[int, ...] = (),
-    name: str | None = None,
-) -> list[dict[str, Any]]:
-    """Up to ``limit`` animals with ids above ``after``, in id order (one query), of
-    ``status``, in any of ``category_ids`` and with ``name`` in theirs, when given."""
-    if category_ids or name is not None:
-        # The ORM's own way: filtered pages are rarer than the plain listing, whose SQL is
-        # compiled once.
-        pets = Pet.objects.filter(pk__gt=after)
-        if status is not None:
-            pets = pets.filter(status=status)
-        if category_ids:
-            pets = pets.filter(category_id__in=category_ids)
-        if name is not None:
-            pets = pets.filter(name__icontains=name)
-        return PET.rows(list(pets.order_by("pk").values_list(*PET.columns)[:limit]))
-    if status is None:
-        return PET.rows(_page_of_all.run(limit, after=after))
-    return PET.rows(_page_by_status.run(limit, after=after, status=status))
+def _pets(after: int, filters: Mapping[str, Any]) -> QuerySet[Pet, tuple[Any, ...]]:
+    return Pet.objects.filter(pk__gt=after, **filters).order_by("pk").values_list(*PET.columns)
+
+
+def _compiled(**stand_ins: Any) -> PreparedQuery:
+    """A page of the listing, compiled once, narrowed by the lookups ``stand_ins`` names."""
+    return PreparedQuery(lambda after, **filters: _pets(after, filters), after=_NO_ID, **stand_ins)
+
+
+# The pages compiled once, by the filters they take (PetListFilter's lookups): the plain
+# listing and one status, the common ones. Any other filters are the ORM's to compile, rarer
+# than these.
+_COMPILED = {frozenset(): _compiled(), frozenset({"status"}): _compiled(status=_NO_STATUS)}
+
+
+def pet_page(*, after: int, limit: int, filters: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Up to ``limit`` animals with ids above ``after``, in id order (one query), narrowed by
+    ``filters`` (ORM lookups: PetListFilter's)."""
+    compiled = _COMPILED.get(frozenset(filters))
+    if compiled is None:
+        return PET.rows(list(_pets(after, filters)[:limit]))
+    return PET.rows(compiled.run(limit, after=after, **filters))
 
 
 def pet_get(pet_id: int) -> dict[str, Any] | None:

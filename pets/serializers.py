@@ -80,16 +80,21 @@ class PetSerializer(serializers.Serializer):
 
 
 class PetListFilter(QuerySerializer):
+    """The listing's filters, each field's ``source`` the ORM lookup it stands for: how
+    pets.selectors narrows the animals, whichever way it reads them."""
+
     status = StrictChoiceField(
         choices=PetStatus.choices, required=False, help_text="Only animals with this status."
     )
     categoryId = IdListField(
+        source="category_id__in",
         max_items=MAX_CATEGORY_IDS,
         required=False,
         help_text="Only animals in this category, or in any of these (a comma-separated list "
         f"of up to {MAX_CATEGORY_IDS}). An ID of no category matches nothing.",
     )
     name = QueryCharField(
+        source="name__icontains",
         min_length=1,
         max_length=100,
         required=False,

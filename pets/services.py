@@ -1,58 +1,26 @@
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
-import orjson
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
-from django.db.backends.base.base import BaseDatabaseWrapper
-from django.utils import timezone
+from django.db import IntegrityError, transaction
 
-from events.models import Event, new_event_id
-from events.selectors import SHARED_VERSION
-from events.types import EventType
 from pets import events
-from pets.models import Category, Pet, PetStatus, can_change_status
-from pets.selectors import PET, PETS_VERSION
-from pets.serializers import no_category
-from petstore.conditional import changed
-from petstore.exceptions import Conflict, InvalidReference
+from pets.insert import pet_insert
+from pets.models import Category, Pet, can_change_status
+from petstore.exceptions import Conflict
 
 
-def pet_create(*, name: str, category_id: int, status: str = PetStatus.AVAILABLE) -> Pet:
+def pet_create(**fields: Any) -> Pet:
     """Add an animal to an existing category, and its ``pet.created`` event, atomically: the
-    one way in, for the API and the admin alike.
+    one way in, for the API and the admin alike. ``fields``: the model's, as the API's
+    NewPetSerializer gives them."""
+    return pet_add(Pet(**fields))
 
-    The INSERT takes the category from its own row (``INSERT … SELECT … WHERE id = %s``), so a
-    category that does not exist inserts nothing, and that is how it is found out. On
-    PostgreSQL the event is inserted by the same statement (a data-modifying ``WITH``): one
-    round trip, atomic on its own, where a transaction block around two INSERTs takes four.
-    """
-    connection = connections[DEFAULT_DB_ALIAS]
-    created_at = timezone.now()
-    pet = Pet(name=name, category_id=category_id, status=status, created_at=created_at)
-    values = [name, status, connection.ops.adapt_datetimefield_value(created_at), category_id]
-    if connection.vendor == "postgresql":
-        data = orjson.dumps(PET.of(pet)).decode()
-        event = [new_event_id(), EventType.PET_CREATED.value, data, values[2]]
-        pet.id = _insert(connection, [*values, *event])
-        # Written by SQL of our own, which sends no signal (pets.signals).
-        changed(PETS_VERSION, SHARED_VERSION)
-    else:
-        with transaction.atomic():
-            pet.id = _insert(connection, values)
-            events.pet_created(pet)
-            changed(PETS_VERSION)
+
+def pet_add(pet: Pet) -> Pet:
+    """Save a new animal and its event: the API's way in, and the admin's."""
+    pet_insert(pet)
     return pet
-
-
-def _insert(connection: BaseDatabaseWrapper, values: list[Any]) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(connection.vendor), values)
-        row = cursor.fetchone()
-    if row is None:
-        raise InvalidReference("categoryId", no_category(values[3]))
-    return int(row[0])
 
 
 def category_create(*, name: str, description: str = "") -> Category:
@@ -73,36 +41,6 @@ def category_add(category: Category) -> Category:
     category.save()
     events.category_created(category)
     return category
-
-
-@cache
-def _insert_sql(vendor: str) -> str:
-    """The SQL, made once per database vendor."""
-    # Written by hand: the ORM has no INSERT … SELECT. The names come from the models.
-    quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
-    pet, category = Pet._meta, Category._meta
-    column = {field.name: str(field.column) for field in pet.concrete_fields}
-    inserted = ("name", "category", "status", "created_at")
-    columns = ", ".join(quote(column[name]) for name in inserted)
-    category_id, pet_id = quote(str(category.pk.column)), quote(column["id"])
-    # Only names from the models are formatted in; every value is a parameter.
-    insert = (
-        f"INSERT INTO {quote(pet.db_table)} ({columns}) "  # noqa: S608
-        f"SELECT %s, {category_id}, %s, %s FROM {quote(category.db_table)} "
-        f"WHERE {category_id} = %s RETURNING {pet_id}"
-    )
-    if vendor != "postgresql":
-        return insert
-    # The event's data is the pet as the API shows it, its id from the INSERT.
-    event = {field.name: quote(str(field.column)) for field in Event._meta.concrete_fields}
-    return (
-        f"WITH new_pet AS ({insert}) "  # noqa: S608
-        f"INSERT INTO {quote(Event._meta.db_table)} "
-        f"({event['uid']}, {event['type']}, {event['data']}, {event['created_at']}, "
-        f"{event['fanned_out']}) "
-        f"SELECT %s, %s, %s::jsonb || jsonb_build_object('id', {pet_id}), %s, false "
-        f"FROM new_pet RETURNING (SELECT {pet_id} FROM new_pet)"
-    )
 
 
 def pet_move(pet: Pet, status: str) -> Pet:

@@ -75,11 +75,7 @@ class PetViewSet(viewsets.GenericViewSet):
         wanted = pagination.page(request, query)
         # One more than the page holds: whether a next page exists, without a COUNT.
         pets = selectors.pet_page(
-            after=wanted.after,
-            limit=wanted.limit + 1,
-            status=query.get("status"),
-            category_ids=tuple(query.get("categoryId", ())),
-            name=query.get("name"),
+            after=wanted.after, limit=wanted.limit + 1, filters=PetListFilter.lookups(query)
         )
         return pagination.page_response(request, wanted, pets)
 

@@ -192,6 +192,13 @@ class QuerySerializer(SharedFieldsSerializer):
             raise serializers.ValidationError(errors)
         return values
 
+    @classmethod
+    def lookups(cls, values: dict[str, Any]) -> dict[str, Any]:
+        """Those of ``values`` (``parse``'s) that this class declares, each by its field's
+        ``source``: for a filter, the ORM lookup it stands for."""
+        fields = cls.bound_fields()
+        return {str(field.source): values[name] for name, field in fields.items() if name in values}
+
 
 class IdListField(serializers.ListField):
     """A query parameter naming up to ``max_items`` ids, comma-separated: ``3`` or ``1,2,5``.
