@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from http import HTTPStatus
 
 import pytest
@@ -239,6 +240,19 @@ def test_a_401_for_a_revoked_key_is_readable_from_its_origin(client, widget_key)
     apikey_revoke(api_key=ApiKey.objects.get())
 
     response = client.get("/v1/pets", headers=from_origin(widget_key, SHELTER))
+
+    assert_error(response, HTTPStatus.UNAUTHORIZED, "unauthorized")
+    assert_cors_for(response, SHELTER)
+
+
+def test_a_401_for_a_key_that_expired_in_use_is_readable_from_its_origin(client, make_key, clock):
+    # Read and counted while it was valid, the key is known to Redis and the process when it
+    # expires: the refusal comes from that record, not from a fresh read.
+    key = make_key(kind="publishable", origins=(SHELTER,), expires_in=timedelta(minutes=5))
+    assert client.get("/v1/pets", headers=from_origin(key, SHELTER)).status_code == HTTPStatus.OK
+    clock.advance(301)
+
+    response = client.get("/v1/pets", headers=from_origin(key, SHELTER))
 
     assert_error(response, HTTPStatus.UNAUTHORIZED, "unauthorized")
     assert_cors_for(response, SHELTER)
