@@ -159,7 +159,10 @@ def test_it_is_refused_from_another_origin_without_cors(client, widget_key):
     response = client.get("/v1/pets", headers=from_origin(widget_key, EVIL))
 
     body = assert_error(response, HTTPStatus.FORBIDDEN, "forbidden")
-    assert EVIL in body["message"]
+    assert body["message"] == (
+        f"This publishable API key may not be used from {EVIL}; it is bound to: "
+        f"http://127.0.0.1:8765, {SHELTER}."
+    )
     assert "Access-Control-Allow-Origin" not in response
     assert response["X-RateLimit-Remaining"].isdigit()
 
