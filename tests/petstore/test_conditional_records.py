@@ -10,6 +10,9 @@ from http import HTTPStatus
 import pytest
 import redis
 from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from events.types import EventType
 from pets.services import pet_change_status
@@ -115,3 +118,47 @@ def test_an_outage_names_the_versions_it_could_not_renew_and_304s_resume_after_i
     # Redis is back: the versions are renewed on the next read, and polling is cheap again.
     etag = recorded_etag_of(client, api_key, "/v1/pets")
     assert still_current_unbuilt(client, api_key, "/v1/pets", etag)
+
+
+def test_a_get_without_if_none_match_keeps_nothing_in_redis(client, api_key, make_pet, stored):
+    make_pet()
+
+    answer = client.get("/v1/pets", headers=bearer(api_key))
+
+    assert answer.status_code == HTTPStatus.OK
+    assert list(stored.scan_iter(f"{settings.REDIS_KEY_PREFIX}{SEEN}*")) == []
+
+
+def test_a_head_with_the_current_tag_is_answered_304_without_building_the_answer(
+    client, api_key, make_pet, clock
+):
+    make_pet()
+    etag = recorded_etag_of(client, api_key, "/v1/pets")
+
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.head("/v1/pets", headers=bearer(api_key, **{"If-None-Match": etag}))
+
+    assert answer.status_code == HTTPStatus.NOT_MODIFIED
+    assert answer["ETag"] == etag
+    assert len(queries) == 0
+
+
+def test_answers_and_304s_name_authorization_in_vary(client, api_key, make_pet, clock):
+    make_pet()
+    first = client.get("/v1/pets", headers=bearer(api_key))
+    again = client.get("/v1/pets", headers=bearer(api_key, **{"If-None-Match": first["ETag"]}))
+
+    for answer in (first, again):
+        assert "Authorization" in [name.strip() for name in answer["Vary"].split(",")]
+
+
+def test_a_pets_tag_recorded_before_getpets_sunset_is_answered_410_after_it(
+    client, api_key, make_pet, settings, clock
+):
+    url = f"/v1/pets/{make_pet().pk}"
+    etag = recorded_etag_of(client, api_key, url)
+
+    settings.PETSTORE_GETPET_SUNSET_AT = timezone.now()
+    answer = client.get(url, headers=bearer(api_key, **{"If-None-Match": etag}))
+
+    assert answer.status_code == HTTPStatus.GONE
