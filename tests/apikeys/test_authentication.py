@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from collections.abc import Callable
 from datetime import timedelta
 from http import HTTPStatus
@@ -207,3 +209,11 @@ def test_it_rejects_a_bad_key_even_on_a_wrong_method(client, db):
     response = client.delete(URL, headers={"Authorization": "Bearer nope"})
 
     assert_unauthorized(response)
+
+
+def test_the_request_log_names_the_key_by_its_prefix(client, api_key, caplog):
+    with caplog.at_level(logging.INFO, logger="petstore.requests"):
+        client.get("/v1/pets", headers={"Authorization": f"Bearer {api_key}"})
+
+    (line,) = [json.loads(r.getMessage()) for r in caplog.records if r.name == "petstore.requests"]
+    assert line["key_prefix"] == keys.display_prefix(api_key)
