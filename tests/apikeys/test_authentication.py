@@ -19,9 +19,11 @@ from tests.assertions import assert_error
 URL = "/v1/pets"
 
 
-def assert_unauthorized(response) -> None:
-    assert_error(response, HTTPStatus.UNAUTHORIZED, "unauthorized")
+def assert_unauthorized(response, message: str | None = None) -> None:
+    body = assert_error(response, HTTPStatus.UNAUTHORIZED, "unauthorized")
     assert response["WWW-Authenticate"] == "Bearer"
+    if message is not None:
+        assert body["message"] == message
 
 
 def flip_last_character(raw: str) -> str:
@@ -83,7 +85,7 @@ def test_it_rejects_a_malformed_key_without_a_query(
     with django_assert_num_queries(0):
         response = client.get(URL, headers={"Authorization": f"Bearer {token}"})
 
-    assert_unauthorized(response)
+    assert_unauthorized(response, "This is not a valid API key.")
 
 
 def test_it_rejects_a_well_formed_but_unknown_key(client, db):
@@ -92,7 +94,7 @@ def test_it_rejects_a_well_formed_but_unknown_key(client, db):
 
     response = client.get(URL, headers={"Authorization": f"Bearer {unknown}"})
 
-    assert_unauthorized(response)
+    assert_unauthorized(response, "This API key is not recognised.")
 
 
 def test_it_rejects_a_revoked_key(client, auth, key_row):
