@@ -92,9 +92,11 @@ def test_it_rejects_a_well_formed_but_unknown_key(client, db):
     unknown = keys.generate_key()
     assert keys.is_well_formed(unknown)
 
-    response = client.get(URL, headers={"Authorization": f"Bearer {unknown}"})
+    # The second time, Redis already knows the digest as no key's.
+    for _ in range(2):
+        response = client.get(URL, headers={"Authorization": f"Bearer {unknown}"})
 
-    assert_unauthorized(response, "This API key is not recognised.")
+        assert_unauthorized(response, "This API key is not recognised.")
 
 
 def test_it_rejects_a_revoked_key(client, auth, key_row):
