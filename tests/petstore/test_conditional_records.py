@@ -162,3 +162,17 @@ def test_a_pets_tag_recorded_before_getpets_sunset_is_answered_410_after_it(
     answer = client.get(url, headers=bearer(api_key, **{"If-None-Match": etag}))
 
     assert answer.status_code == HTTPStatus.GONE
+
+
+def test_the_tag_changes_with_the_link_when_the_page_is_the_same(client, api_key, make_pet, clock):
+    make_pet("Rex")
+    ada = make_pet("Ada")
+    with_next = client.get("/v1/pets?limit=1", headers=bearer(api_key))
+    ada.delete()
+
+    alone = client.get("/v1/pets?limit=1", headers=bearer(api_key))
+
+    assert alone.content == with_next.content
+    assert "Link" in with_next
+    assert "Link" not in alone
+    assert alone["ETag"] != with_next["ETag"]
