@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} \
 # make run: the embedded set-up (SQLite, in-process cache, one process), whatever the shell has.
 RUN_ENV := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: install run serve test services chromium nginx promtool typescript clients client-tools lint format bench clean
+.PHONY: install run serve test services chromium nginx promtool typescript clients client-tools lint format bench mutate clean
 
 install: $(VENV)/.installed
 
@@ -149,9 +149,21 @@ bench: install nginx
 		|| { echo "wrk is missing: sudo apt-get install wrk"; exit 1; }
 	$(PY) -m bench.run $(BENCH_ARGS)
 
+# The mutation run (docs/mutation.md; not in CI, nor in `make test`): mutmut changes the modules
+# [tool.mutmut] names in pyproject.toml one small way at a time, in mutants/, and runs the tests
+# that call each changed function; every change no test notices is listed at the end. One at a
+# time, as the tests share one database; run again, it tests only what changed since.
+# MUTATE_ARGS: mutant names, to run only those. The test database is kept between mutants
+# (--reuse-db): made afresh first, as one a flushing test left would have no plans.
+mutate: install services
+	@$(TEST_ENV) $(PY) -m pytest -q -p no:cacheprovider --reuse-db --create-db \
+		tests/petstore/test_conditional.py::test_star_does_not_name_what_does_not_exist >/dev/null
+	@$(TEST_ENV) $(VENV)/bin/mutmut run --max-children 1 $(MUTATE_ARGS)
+	@$(VENV)/bin/mutmut results
+
 format: install
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
 clean:
-	rm -rf $(VENV) .tools db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .tools db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache mutants

@@ -118,32 +118,47 @@ def conditional(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     """``view``, a viewset's ``as_view()``, answering its GETs conditionally; the viewset's
     ``versions(action, caller)`` says what its answers show (without one, or None: a 304 is
     decided once the answer is made)."""
+
+    # The work is a module function's, run on each request, so that what runs it is a request
+    # (the mutation run, docs/mutation.md, maps each function to the tests that call it).
+    @wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return _answer(view, request, *args, **kwargs)
+
+    return answer
+
+
+def _answer(
+    view: Callable[..., HttpResponse], request: HttpRequest, *args: Any, **kwargs: Any
+) -> HttpResponse:
+    asked = request.META.get("HTTP_IF_NONE_MATCH", "")
+    if not asked or request.method not in ("GET", "HEAD"):
+        return _tagged(view(request, *args, **kwargs))
+    seen = _last_served(view, request)
+    # "*" names any current answer: only the view knows whether there is one (a 404).
+    if seen is not None and seen.tag and asked.strip() != "*" and matches(asked, seen.tag):
+        return not_modified(seen.tag)
+    response = _tagged(view(request, *args, **kwargs))
+    tag = response.get("ETag")
+    if tag is None:
+        return response
+    if seen is not None and seen.tag != tag:
+        _remember(seen.name, seen.versions + tag.encode())
+    return not_modified(tag) if matches(asked, tag) else response
+
+
+def _last_served(view: Callable[..., HttpResponse], request: HttpRequest) -> Seen | None:
+    """What was last served for the request, for a caller allowed to see the answer, when the
+    view's viewset says what its answer shows."""
     viewset = view.cls  # type: ignore[attr-defined]
     action = view.actions.get("get")  # type: ignore[attr-defined]
     versioned: Versioned | None = getattr(viewset, "versions", None)
-    scope = viewset.required_scopes.get(action)
-
-    @wraps(view)
-    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        asked = request.META.get("HTTP_IF_NONE_MATCH", "")
-        if not asked or request.method not in ("GET", "HEAD"):
-            return _tagged(view(request, *args, **kwargs))
-        seen = None
-        caller = admitted_caller(request)
-        if versioned is not None and caller is not None and scope in caller.scope_set:
-            seen = _seen(request, caller, versioned(action, caller))
-        # "*" names any current answer: only the view knows whether there is one (a 404).
-        if seen is not None and seen.tag and asked.strip() != "*" and matches(asked, seen.tag):
-            return not_modified(seen.tag)
-        response = _tagged(view(request, *args, **kwargs))
-        tag = response.get("ETag")
-        if tag is None:
-            return response
-        if seen is not None and seen.tag != tag:
-            _remember(seen.name, seen.versions + tag.encode())
-        return not_modified(tag) if matches(asked, tag) else response
-
-    return answer
+    caller = admitted_caller(request)
+    if versioned is None or caller is None:
+        return None
+    if viewset.required_scopes.get(action) not in caller.scope_set:
+        return None
+    return _seen(request, caller, versioned(action, caller))
 
 
 class Seen(NamedTuple):

@@ -82,7 +82,8 @@ def test_no_modules_import_each_other():
 
 def test_no_module_is_over_400_lines():
     """A module a reader can hold in mind: past 400 lines, it is split along its concerns."""
-    skipped = {"migrations", "tests", "node_modules", "__pycache__"}
+    # mutants/: make mutate's copy of the tree, each function beside its mutated versions.
+    skipped = {"migrations", "tests", "node_modules", "__pycache__", "mutants"}
     # The Python SDK's generated code is the generator's, one module per operation, never
     # edited by hand (clients/generate.py rewrites it and `make lint` holds it to the document).
     generated = ROOT / "clients" / "python" / "src" / "petstore_client" / "generated"

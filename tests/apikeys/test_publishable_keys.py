@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from http import HTTPStatus
 
 import pytest
@@ -158,7 +159,10 @@ def test_it_is_refused_from_another_origin_without_cors(client, widget_key):
     response = client.get("/v1/pets", headers=from_origin(widget_key, EVIL))
 
     body = assert_error(response, HTTPStatus.FORBIDDEN, "forbidden")
-    assert EVIL in body["message"]
+    assert body["message"] == (
+        f"This publishable API key may not be used from {EVIL}; it is bound to: "
+        f"http://127.0.0.1:8765, {SHELTER}."
+    )
     assert "Access-Control-Allow-Origin" not in response
     assert response["X-RateLimit-Remaining"].isdigit()
 
@@ -239,6 +243,19 @@ def test_a_401_for_a_revoked_key_is_readable_from_its_origin(client, widget_key)
     apikey_revoke(api_key=ApiKey.objects.get())
 
     response = client.get("/v1/pets", headers=from_origin(widget_key, SHELTER))
+
+    assert_error(response, HTTPStatus.UNAUTHORIZED, "unauthorized")
+    assert_cors_for(response, SHELTER)
+
+
+def test_a_401_for_a_key_that_expired_in_use_is_readable_from_its_origin(client, make_key, clock):
+    # Read and counted while it was valid, the key is known to Redis and the process when it
+    # expires: the refusal comes from that record, not from a fresh read.
+    key = make_key(kind="publishable", origins=(SHELTER,), expires_in=timedelta(minutes=5))
+    assert client.get("/v1/pets", headers=from_origin(key, SHELTER)).status_code == HTTPStatus.OK
+    clock.advance(301)
+
+    response = client.get("/v1/pets", headers=from_origin(key, SHELTER))
 
     assert_error(response, HTTPStatus.UNAUTHORIZED, "unauthorized")
     assert_cors_for(response, SHELTER)

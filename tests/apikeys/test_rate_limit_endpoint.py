@@ -5,6 +5,7 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from apikeys.admission.admit import RATE_LIMIT_READS_PER_MINUTE
+from apikeys.keyring import keyring
 from apikeys.limiter import BAN_STRIKES
 from apikeys.models import Plan
 from apikeys.services import account_set_plan
@@ -123,3 +124,25 @@ def test_a_plan_change_shows_on_the_next_read(client, auth, key_row):
 
     assert response.json()["plan"]["code"] == "business"
     assert response.json()["windows"][0]["limit"] == 1000
+
+
+def test_head_reads_the_limits_without_spending_them(client, auth, clock):
+    client.get("/v1/pets", headers=auth)
+
+    heads = [client.head("/v1/rate_limit", headers=auth).status_code for _ in range(3)]
+    after = client.get("/v1/pets", headers=auth)
+
+    assert heads == [HTTPStatus.OK] * 3
+    assert after["X-RateLimit-Remaining"] == "58"
+
+
+def test_a_key_known_to_redis_reads_its_limits_without_a_query(
+    client, auth, django_assert_num_queries, clock
+):
+    client.get("/v1/pets", headers=auth)
+    keyring.clear()  # as in another process, which holds only what Redis holds
+
+    with django_assert_num_queries(0):
+        response = client.get("/v1/rate_limit", headers=auth)
+
+    assert response.status_code == HTTPStatus.OK
