@@ -43,9 +43,10 @@ def report(results: dict[str, object]) -> None:
             )
         print(f"{'':34} {ratios}")
     memory, scale = results["memory"], results["scale"]
+    assert isinstance(scale, dict)
     print()
     print(f"worker RSS: {memory}")
-    for variant, figures in scale.items():  # type: ignore[attr-defined]
+    for variant, figures in scale.items():
         print(
             f"scale, {variant}: list p50 {figures['p50_ms']} ms at {figures['pets']} "
             f"pets, ratio {figures['ratio']}, index: {figures['index'] or 'none'}"
