@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from bench import crowd
-from bench.run import OPEN_SETTINGS, PRODUCTION_VENV, ROOT, SERVER_ENV, SERVER_PYTHON, issue_key
+from bench.environment import OPEN_SETTINGS, PRODUCTION_VENV, ROOT, SERVER_ENV, SERVER_PYTHON
 from bench.scale import seed_pets
+from bench.servers import issue_key, setup
 
 WARMUP = 100
 N = 500
@@ -233,7 +234,7 @@ def main() -> None:
         return
     if not PRODUCTION_VENV.exists():
         raise SystemExit("Run `make bench` first: it installs the servers' environment.")
-    crowd.setup()
+    setup()
     seed_pets(10_000)
     work = Path(tempfile.mkdtemp(prefix="petstore-cost-"))
     files = {ONE: str(work / "one.txt"), ROTATION: str(work / "crowd.txt")}

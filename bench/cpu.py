@@ -2,13 +2,13 @@
 
     python -m bench.cpu          (after `make bench`, which installs the servers' environment)
 
-Starts bench/run.py's stack, bare and open servers, drives the list path of each with wrk in turn,
-and reads from /proc the CPU time, user and kernel, that the server's workers, Redis and
-PostgreSQL spent meanwhile, and the whole machine's (with the kernel's packet handling, which
-no process is charged for), each divided by the requests served. A request's price is the
-stack's figures less the open stack's; the bare one's less the open one's is what the one Redis
-round trip a request needs costs by itself. Timings, unlike bench/cost.py's instruction counts,
-include the work of Redis and PostgreSQL and the kernel's.
+Starts the bench's stack, bare and open servers (bench.servers), drives the list path of each
+with wrk in turn, and reads from /proc the CPU time, user and kernel, that the server's workers,
+Redis and PostgreSQL spent meanwhile, and the whole machine's (with the kernel's packet
+handling, which no process is charged for), each divided by the requests served. A request's
+price is the stack's figures less the open stack's; the bare one's less the open one's is what
+the one Redis round trip a request needs costs by itself. Timings, unlike bench/cost.py's
+instruction counts, include the work of Redis and PostgreSQL and the kernel's.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ import signal
 import subprocess
 from pathlib import Path
 
-from bench import run as bench
+from bench.environment import PRODUCTION_VENV
 from bench.scale import seed_pets
+from bench.servers import issue_key, prepare_database, start
+from bench.wrk import wrk
 
 TICK = os.sysconf("SC_CLK_TCK")
 PATH = "/v1/pets?limit=20"
@@ -72,7 +74,7 @@ def measure(name: str, server: subprocess.Popen[bytes], key: str, seconds: int) 
         }
 
     before, machine_before = sample(), machine_seconds()
-    run = bench.wrk(name, "GET", PATH, key, seconds)
+    run = wrk(name, "GET", PATH, key, seconds)
     after, machine_after = sample(), machine_seconds()
     per = 1e6 / run.requests
     parts = ", ".join(
@@ -95,15 +97,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--servers", nargs="+", default=list(SERVERS), choices=SERVERS)
     options = parser.parse_args()
-    if not bench.PRODUCTION_VENV.exists():
+    if not PRODUCTION_VENV.exists():
         raise SystemExit("Run `make bench` first: it installs the servers' environment.")
-    bench.prepare_database()
+    prepare_database()
     seed_pets(10_000)
-    key = bench.issue_key()
-    servers = {name: bench.start(name) for name in options.servers}
+    key = issue_key()
+    servers = {name: start(name) for name in options.servers}
     try:
         for name in servers:
-            bench.wrk(name, "GET", PATH, key, 2)  # warm-up
+            wrk(name, "GET", PATH, key, 2)  # warm-up
         for _ in range(options.rounds):
             for name, server in servers.items():
                 print(measure(name, server, key, options.seconds), flush=True)

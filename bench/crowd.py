@@ -14,32 +14,27 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import signal
 import statistics
 import subprocess
 import tempfile
 from pathlib import Path
 
-import django
 import psycopg
 from psycopg import sql
 
 from apikeys.keys import display_prefix, generate_key
-from bench.run import (
-    DATABASE_URL,
-    PYTHON,
-    ROOT,
-    SERVER_ENV,
-    Run,
+from bench.environment import DATABASE_URL, PYTHON, ROOT, SERVER_ENV
+from bench.scale import seed_pets
+from bench.servers import (
     install_production_environment,
     issue_key,
     prepare_database,
+    setup,
     sh,
     start,
-    wrk,
 )
-from bench.scale import seed_pets
+from bench.wrk import Run, wrk
 
 PATH = "/v1/pets?limit=20"
 CROWDS = (20_000, 200_000)
@@ -199,13 +194,6 @@ def main() -> None:
     crowd = measure_crowd(issue_key(), options)
     report_crowd(crowd)
     RESULTS.write_text(json.dumps(crowd, indent=2) + "\n")
-
-
-def setup() -> None:
-    """Keys are made as the service makes them, under the servers' settings."""
-    os.environ.update(SERVER_ENV)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "petstore.settings")
-    django.setup()
 
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@ from typing import Any
 
 import psycopg
 
-from bench.run import DATABASE_URL, PORTS, issue_key, wrk
+from bench.environment import DATABASE_URL, PORTS
+from bench.servers import issue_key
+from bench.wrk import wrk
 
 SIZES = (10_000, 2_000_000)
 OWN_RARE = 20

@@ -1,7 +1,7 @@
 """The price of the front: the list path through nginx (deploy/) against gunicorn direct.
 
 Both run the same service, with the same number of sync workers, PostgreSQL and Redis:
-  direct  bench/run.py's stack: gunicorn on a loopback port, as the benchmark always measured it;
+  direct  bench.servers' stack: gunicorn on a loopback port, as the benchmark always measured it;
   front   deploy/serve.py's stack: nginx on a loopback port, gunicorn behind it on a unix socket.
 Rounds alternate between the two. The price is front req/s / direct req/s.
 
@@ -21,8 +21,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from bench import run as bench
+from bench.environment import BENCH_DB, PORTS, SERVER_ENV, WORKERS
 from bench.scale import seed_pets
+from bench.servers import issue_key, prepare_database, start
+from bench.wrk import Run, median_run, wrk
 from deploy.serve import start_front
 
 FRONT_PORT = 8804
@@ -31,34 +33,35 @@ PATH = "/v1/pets?limit=20"
 
 @contextlib.contextmanager
 def _front_port() -> Iterator[None]:
-    # bench.wrk finds its target by name in bench.PORTS; the front is there only while measured.
-    bench.PORTS["front"] = FRONT_PORT
+    # bench.wrk finds its target by name in bench.environment.PORTS; the front is there only
+    # while measured.
+    PORTS["front"] = FRONT_PORT
     try:
         yield
     finally:
-        del bench.PORTS["front"]
+        del PORTS["front"]
 
 
 def measure_front(key: str, options: argparse.Namespace) -> dict[str, Any]:
     """Median req/s and latencies of the list path, through nginx and direct; needs the stack up."""
     run_dir = Path(tempfile.mkdtemp(prefix="petstore-bench-front-"))
     front = start_front(
-        env={**os.environ, **bench.SERVER_ENV},
+        env={**os.environ, **SERVER_ENV},
         listen=f"127.0.0.1:{FRONT_PORT}",
         run_dir=run_dir,
-        workers=bench.WORKERS,
+        workers=WORKERS,
     )
     try:
         with _front_port():
-            runs: dict[str, list[bench.Run]] = {"front": [], "stack": []}
+            runs: dict[str, list[Run]] = {"front": [], "stack": []}
             for name in runs:
-                bench.wrk(name, "GET", PATH, key, 2)  # warm-up
+                wrk(name, "GET", PATH, key, 2)  # warm-up
             for _ in range(options.rounds):
                 for name, name_runs in runs.items():
-                    name_runs.append(bench.wrk(name, "GET", PATH, key, options.seconds))
+                    name_runs.append(wrk(name, "GET", PATH, key, options.seconds))
     finally:
         front.stop()
-    medians = {name: bench.median_run(name_runs) for name, name_runs in runs.items()}
+    medians = {name: median_run(name_runs) for name, name_runs in runs.items()}
     return {
         "variant": "list limit=20",
         "front": asdict(medians["front"]),
@@ -86,11 +89,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=8)
     options = parser.parse_args()
-    print(f"Preparing {bench.BENCH_DB} and 10,000 pets …", flush=True)
-    bench.prepare_database()
+    print(f"Preparing {BENCH_DB} and 10,000 pets …", flush=True)
+    prepare_database()
     seed_pets(10_000)
-    key = bench.issue_key()
-    stack = bench.start("stack")
+    key = issue_key()
+    stack = start("stack")
     try:
         result = measure_front(key, options)
     finally:

@@ -12,7 +12,9 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from bench.run import PORTS, PYTHON, SERVER_ENV, sh, wrk
+from bench.environment import PORTS, PYTHON, SERVER_ENV
+from bench.servers import sh
+from bench.wrk import wrk
 
 ADMIN_USER, ADMIN_PASSWORD = "bench-admin", "bench-admin-password-0123456789"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ImproperlyConfigured
 
-from bench.run import BENCH_DB_PREFIX
+from bench.environment import BENCH_DB_PREFIX
 from petstore.settings import *  # noqa: F403
 from petstore.settings import API_MIDDLEWARE, DATABASES, REST_FRAMEWORK
 

@@ -1,7 +1,7 @@
 """What the public OpenAPI document costs a server beside a refusal: anyone without a key may
 ask for either, so the document must be no easier a way to spend the service's CPU.
 
-Against bench/run.py's stack, without a key, rounds alternating: the list refused (401), the
+Against bench.servers' stack, without a key, rounds alternating: the list refused (401), the
 document (200), and the document's 304 to the ETag it was served with. The ratio is the
 refusal's req/s over the document's. `make bench` runs it with the rest.
 """
@@ -13,7 +13,8 @@ import urllib.request
 from dataclasses import asdict
 from typing import Any
 
-from bench import run as bench
+from bench.environment import PORTS
+from bench.wrk import Run, median_run, wrk
 
 DOCUMENT = "/v1/openapi.json"
 CASES = {"refused": "/v1/pets?limit=20", "document": DOCUMENT, "document 304": DOCUMENT}
@@ -21,18 +22,18 @@ CASES = {"refused": "/v1/pets?limit=20", "document": DOCUMENT, "document 304": D
 
 def measure_openapi(options: argparse.Namespace) -> dict[str, Any]:
     """Median req/s and latencies of each case; needs the stack up."""
-    url = f"http://127.0.0.1:{bench.PORTS['stack']}{DOCUMENT}"
+    url = f"http://127.0.0.1:{PORTS['stack']}{DOCUMENT}"
     with urllib.request.urlopen(url, timeout=30) as answer:
         tag = answer.headers["ETag"]
     scripts = {name: "" for name in CASES}
     scripts["document 304"] = f"wrk.headers[\"If-None-Match\"] = '{tag}'\n"
-    runs: dict[str, list[bench.Run]] = {name: [] for name in CASES}
+    runs: dict[str, list[Run]] = {name: [] for name in CASES}
     for name, path in CASES.items():
-        bench.wrk("stack", "GET", path, "", 2, scripts[name])  # warm-up
+        wrk("stack", "GET", path, "", 2, scripts[name])  # warm-up
     for _ in range(options.rounds):
         for name, path in CASES.items():
-            runs[name].append(bench.wrk("stack", "GET", path, "", options.seconds, scripts[name]))
-    medians = {name: bench.median_run(name_runs) for name, name_runs in runs.items()}
+            runs[name].append(wrk("stack", "GET", path, "", options.seconds, scripts[name]))
+    medians = {name: median_run(name_runs) for name, name_runs in runs.items()}
     refused = medians["refused"].requests_per_second
     return {
         **{name: asdict(run) for name, run in medians.items()},

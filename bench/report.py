@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import json
 
-from bench.run import CONNECTIONS, ROOT
+from bench.crowd import report_crowd
+from bench.environment import CONNECTIONS, ROOT
+from bench.feed import report_feed
+from bench.front import report_front
+from bench.openapi import report_openapi
+from bench.webhooks import report_webhooks
 
 
 def report(results: dict[str, object]) -> None:
@@ -38,28 +43,19 @@ def report(results: dict[str, object]) -> None:
             )
         print(f"{'':34} {ratios}")
     memory, scale = results["memory"], results["scale"]
+    assert isinstance(scale, dict)
     print()
     print(f"worker RSS: {memory}")
-    for variant, figures in scale.items():  # type: ignore[attr-defined]
+    for variant, figures in scale.items():
         print(
             f"scale, {variant}: list p50 {figures['p50_ms']} ms at {figures['pets']} "
             f"pets, ratio {figures['ratio']}, index: {figures['index'] or 'none'}"
         )
         print("  " + figures["plan"].replace("\n", "\n  "))
-    from bench.front import report_front  # it imports this module
-
     report_front(results["front"])  # type: ignore[arg-type]
-    from bench.openapi import report_openapi  # it imports this module
-
     report_openapi(results["openapi"])  # type: ignore[arg-type]
-    from bench.crowd import report_crowd  # it imports this module
-
     report_crowd(results["crowd"])  # type: ignore[arg-type]
-    from bench.webhooks import report_webhooks  # it imports this module
-
     report_webhooks(results["webhooks"])  # type: ignore[arg-type]
-    from bench.feed import report_feed  # it imports this module
-
     report_feed(results["feed"])  # type: ignore[arg-type]
     out = ROOT / "bench" / "results" / "latest.json"
     out.write_text(json.dumps(results, indent=2) + "\n")

@@ -9,7 +9,8 @@ import re
 
 import psycopg
 
-from bench.run import DATABASE_URL, median_run, wrk
+from bench.environment import DATABASE_URL
+from bench.wrk import median_run, wrk
 
 RARE_CATEGORY = "Bench rarities"
 RARE_NAME = "Ziggy"

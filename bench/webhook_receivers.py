@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from bench.run import PYTHON, ROOT
+from bench.environment import PYTHON, ROOT
 
 QUICK_PORT, HANGING_PORT = 8811, 8812
 # Long enough for a delivery whose lease (60 s) ran out to be sent again: a stall shows as a

@@ -16,7 +16,7 @@ from unittest import mock
 
 import psycopg
 
-from bench.run import DATABASE_URL, SERVER_ENV, SERVER_PYTHON
+from bench.environment import DATABASE_URL, SERVER_ENV, SERVER_PYTHON
 from bench.webhook_receivers import Receivers
 
 WORKER_ENV = {**SERVER_ENV, "PETSTORE_WEBHOOK_ALLOW_PRIVATE": "1"}  # the receivers are loopback

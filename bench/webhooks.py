@@ -33,7 +33,7 @@ from typing import Any
 
 import psycopg
 
-from bench.run import DATABASE_URL
+from bench.environment import DATABASE_URL
 from bench.webhook_receivers import DEADLINE_SECONDS, Receivers, receiver_alone
 from bench.webhook_workers import (
     INSERT_EVENTS,

@@ -12,11 +12,15 @@ from __future__ import annotations
 import multiprocessing
 import os
 
-from deploy.metrics import forget_dead_processes, remove_own_directory, set_up_unless_given
+from petstore.metrics_directory import (
+    forget_dead_processes,
+    remove_own_directory,
+    set_up_unless_given,
+)
 
 # Every worker writes its counts to files in one directory that each scrape reads whole
-# (deploy.metrics): the one given (deploy.serve's, shared with the Celery worker), else one of
-# this run's own, made empty. Done here, in the master before it forks a worker, since
+# (petstore.metrics_directory): the one given (deploy.serve's, shared with the Celery worker),
+# else one of this run's own, made empty. Done here, in the master before it forks a worker, since
 # prometheus-client reads the variable once, on its first import in each process. A reload
 # reads this file again and finds the directory set.
 set_up_unless_given()
@@ -70,7 +74,7 @@ accesslog = None
 
 def child_exit(server: object, worker: object) -> None:
     """A worker has exited (replaced after max_requests, killed): its metrics' counts join the
-    totals, so that the directory holds files for live workers only (deploy.metrics)."""
+    totals, so that the directory holds files for live workers only (petstore.metrics_directory)."""
     forget_dead_processes()
 
 

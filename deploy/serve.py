@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from deploy import metrics
 from deploy.workers import SupervisedWorkers
+from petstore import metrics_directory
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -148,8 +148,10 @@ def start_front(
     socket_path.unlink(missing_ok=True)
 
     server_env = {**env, "PETSTORE_TRUSTED_PROXIES": "1"}
-    if metrics.VARIABLE not in server_env:  # not shared with workers started by the caller
-        server_env[metrics.VARIABLE] = str(metrics.fresh(run_dir / "metrics"))
+    if (
+        metrics_directory.VARIABLE not in server_env
+    ):  # not shared with workers started by the caller
+        server_env[metrics_directory.VARIABLE] = str(metrics_directory.fresh(run_dir / "metrics"))
     command = [
         sys.executable,
         "-m",
@@ -290,8 +292,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A run directory of our own is removed on the way out; one given to us is kept.
     run_dir = options.run_dir or Path(tempfile.mkdtemp(prefix="petstore-front-"))
     # One directory of metrics for gunicorn's workers and Celery's, read by every scrape.
-    metrics_dir = os.environ.get(metrics.VARIABLE) or run_dir / "metrics"
-    env = {"DEBUG": "0", **os.environ, metrics.VARIABLE: str(metrics.fresh(Path(metrics_dir)))}
+    metrics_dir = os.environ.get(metrics_directory.VARIABLE) or run_dir / "metrics"
+    env = {
+        "DEBUG": "0",
+        **os.environ,
+        metrics_directory.VARIABLE: str(metrics_directory.fresh(Path(metrics_dir))),
+    }
     if options.migrate:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--verbosity", "0"],

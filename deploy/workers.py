@@ -15,7 +15,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from deploy.metrics import VARIABLE, forget_dead_processes, own_directory
+from petstore.metrics_directory import VARIABLE, forget_dead_processes, own_directory
 
 ROOT = Path(__file__).resolve().parent.parent
 

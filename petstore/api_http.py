@@ -1,7 +1,7 @@
 """The HTTP rules of /v1 beside Django's: a request names a host we serve and carries a bounded
 number of query parameters, or is refused as the client's mistake (400, after admission has
-counted it). The host checked is kept as ``request.checked_host``, for the API's links
-(``petstore.pagination``)."""
+counted it). The host checked is kept as the request's ``checked_host`` (``petstore.api_request``),
+for the API's links (``petstore.pagination``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 
+from petstore.api_request import ApiRequest
 from petstore.errors import ErrorCode, error_response
 
 
@@ -18,11 +19,11 @@ class ApiHttpMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: ApiRequest) -> HttpResponse:
         try:
             # ALLOWED_HOSTS, checked here since /v1 never reaches CommonMiddleware
             # (petstore.api_branch).
-            request.checked_host = request.get_host()  # type: ignore[attr-defined]
+            request.checked_host = request.get_host()
         except DisallowedHost:
             return error_response(
                 400,

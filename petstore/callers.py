@@ -30,10 +30,24 @@ def caller(request: Request) -> Caller:
     return cast(Caller, request.auth)
 
 
+class Admitted(Protocol):
+    """What admission decided of a request's key, as the plumbing reads it
+    (``apikeys.admission.result.Admission`` is the one implementation)."""
+
+    @property
+    def key(self) -> Caller | None: ...
+
+    @property
+    def key_prefix(self) -> str: ...
+
+    @property
+    def error(self) -> Exception | None: ...
+
+
 def admitted_caller(request: HttpRequest) -> Caller | None:
     """The valid key admission found for ``request`` before DRF authenticates it (its
     ``admission``), or None: no key, a refused one, or no admission (not under /v1)."""
-    admission = getattr(request, "admission", None)
+    admission: Admitted | None = getattr(request, "admission", None)
     if admission is None or admission.error is not None:
         return None
-    return cast(Caller | None, admission.key)
+    return admission.key

@@ -3,8 +3,9 @@ settings being Django's ``CELERY_*``.
 
 A worker counts its tasks (``petstore.metrics``) in the multiprocess directory it is given
 (``deploy.serve`` shares gunicorn's, so the web's /metrics carries them), else in one of its
-own, made at its start (``deploy.metrics``). Started apart, as the README starts it, it serves
-that directory's counts on ``127.0.0.1:$PETSTORE_WORKER_METRICS_PORT`` for Prometheus."""
+own, made at its start (``petstore.metrics_directory``). Started apart, as the README starts
+it, it serves that directory's counts on ``127.0.0.1:$PETSTORE_WORKER_METRICS_PORT`` for
+Prometheus."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from celery.signals import (
     worker_shutdown,
 )
 
-from deploy.metrics import (
+from petstore.metrics_directory import (
     VARIABLE,
     forget_dead_processes,
     held_still,

@@ -22,6 +22,7 @@ from rest_framework import serializers
 from rest_framework.pagination import BasePagination
 from rest_framework.request import Request
 
+from petstore.api_request import api_request
 from petstore.renderers import JsonAnswer
 from petstore.serializers import INT64_MAX, QueryCharField, QueryIntegerField, QuerySerializer
 
@@ -127,7 +128,7 @@ def _next_link(request: Request, page: Page, after: tuple[int, ...]) -> str:
     # every character of the cursor through urllib's slow path.
     query = urlencode([*page.kept, *cursor], safe=":")
     # The host petstore.api_http checked, not read and checked again.
-    url = f"{request.scheme}://{request.checked_host}{quote(path)}?{query}"  # type: ignore[attr-defined]
+    url = f"{request.scheme}://{api_request(request).checked_host}{quote(path)}?{query}"
     return f'<{url}>; rel="next"'
 
 

@@ -4,10 +4,10 @@ and the count of every request by route (``petstore.metrics`` defines the metric
 Under gunicorn and the Celery workers every process writes its counts to files in
 ``PROMETHEUS_MULTIPROC_DIR`` (prometheus-client's multiprocess mode), set and emptied by
 ``deploy.serve`` or ``deploy/gunicorn.conf.py``, the dead processes' counts kept in one file of
-totals (``deploy.metrics``); a scrape of any web process reads them all, the workers' included
-when they share it. Without the directory a single process (``make run``) counts alone, exactly;
-a server of several processes without it would show one process's share, so the scrape is
-refused with a 503 that says why.
+totals (``petstore.metrics_directory``); a scrape of any web process reads them all, the
+workers' included when they share it. Without the directory a single process (``make run``)
+counts alone, exactly; a server of several processes without it would show one process's
+share, so the scrape is refused with a 503 that says why.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from prometheus_client import (
     values,
 )
 
-from deploy.metrics import held_still
 from petstore.addresses import client_address
 from petstore.errors import ErrorCode, error_response
 from petstore.metrics import REQUEST_SECONDS, REQUESTS, labelled
+from petstore.metrics_directory import held_still
 
 
 class RequestMetricsMiddleware:

@@ -18,6 +18,9 @@ from collections.abc import Callable
 import orjson
 from django.http import HttpRequest, HttpResponse
 
+from petstore.api_request import ApiRequest
+from petstore.callers import Admitted
+
 logger = logging.getLogger("petstore.requests")
 _REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,128}")
 # The line ``http.server`` writes for each request it answered (``log_request``).
@@ -28,17 +31,17 @@ class RequestLogMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: ApiRequest) -> HttpResponse:
         started = time.perf_counter()
         supplied = request.META.get("HTTP_X_REQUEST_ID", "")
         request_id = supplied if _REQUEST_ID_RE.fullmatch(supplied) else os.urandom(16).hex()
-        request.request_id = request_id  # type: ignore[attr-defined]
+        request.request_id = request_id
         response = self.get_response(request)
         response["X-Request-ID"] = request_id
         if logger.isEnabledFor(logging.INFO):
-            # Read by name: the project's plumbing does not import the apps it serves.
-            admission = getattr(request, "admission", None)
-            api_key = getattr(admission, "key", None)
+            # Absent outside /v1, and on the open stack, which admits no key.
+            admission: Admitted | None = getattr(request, "admission", None)
+            api_key = admission.key if admission else None
             line = {
                 "ts": round(time.time(), 3),
                 "request_id": request_id,
@@ -47,7 +50,7 @@ class RequestLogMiddleware:
                 "status": response.status_code,
                 "duration_ms": round((time.perf_counter() - started) * 1000, 2),
                 "account_id": api_key.account_id if api_key else None,
-                "key_prefix": getattr(admission, "key_prefix", None) if api_key else None,
+                "key_prefix": admission.key_prefix if admission and api_key else None,
             }
             logger.info(orjson.dumps(line).decode())
         return response

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import HttpResponse
@@ -14,7 +15,7 @@ def assert_error(response: HttpResponse, status: int, code: str) -> dict[str, An
     """
     assert response.status_code == status, response.content
     assert response["Content-Type"].startswith("application/json")
-    body = response.json()  # type: ignore[attr-defined]
+    body = json.loads(response.content)
     expected_keys = {"code", "message", "status"}
     if code == "validation_error":
         expected_keys.add("errors")

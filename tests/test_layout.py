@@ -9,7 +9,8 @@ import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("petstore", "apikeys", "pets", "store")
+# bench and deploy too: the benchmark's phases share bench.environment, never bench.run.
+PACKAGES = ("petstore", "apikeys", "pets", "store", "bench", "deploy")
 APPS = ("apikeys", "pets", "store")
 
 

@@ -14,8 +14,9 @@ from django.http import HttpRequest, HttpResponse
 
 from apikeys import services
 from apikeys.admission.admit import admit
-from apikeys.admission.result import Admission, ApiRequest, ForeignOrigin
+from apikeys.admission.result import Admission, ForeignOrigin
 from apikeys.limiter import PEEK_WINDOW, Subject, limiter
+from petstore.api_request import ApiRequest
 from petstore.errors import ErrorCode, error_response
 from petstore.metrics import ADMISSIONS, labelled
 

@@ -26,10 +26,6 @@ class Admission:
     standing: Standing | None = None  # GET /v1/rate_limit's read of the account's windows
 
 
-class ApiRequest(HttpRequest):
-    admission: Admission
-
-
 def admission_of(request: HttpRequest | Request) -> Admission | None:
     """The admission of ``request`` (DRF's ``Request`` reads through to Django's), or None
     outside /v1."""

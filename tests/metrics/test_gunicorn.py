@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from deploy.metrics import VARIABLE, own_directory
+from petstore.metrics_directory import VARIABLE, own_directory
 from tests.metrics.test_stack import scrape_url, total
 from tests.network import free_port
 from tests.reliability.conftest import server_env

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from deploy.metrics import VARIABLE, fresh
 from deploy.serve import start_front
+from petstore.metrics_directory import VARIABLE, fresh
 from tests.metrics.test_stack import scrape, total
 from tests.network import free_port
 from tests.reliability.conftest import server_env

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from deploy.metrics import VARIABLE, fresh
 from deploy.serve import Front, start_front
 from deploy.workers import start_workers, stop_workers
+from petstore.metrics_directory import VARIABLE, fresh
 from tests.network import free_port
 from tests.waiting import READY_SECONDS, wait_until
 from tests.webhooks.conftest import wait_for_a_worker, worker_env

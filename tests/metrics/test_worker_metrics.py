@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from deploy.metrics import VARIABLE, own_directory
 from deploy.workers import start_workers, stop_workers
 from petstore.celery import app
+from petstore.metrics_directory import VARIABLE, own_directory
 from tests.metrics.test_stack import scrape_url, total
 from tests.network import free_port
 from tests.waiting import wait_until

@@ -3,7 +3,9 @@ with gunicorn and the Celery worker) or of the run's own (``deploy/gunicorn.conf
 empty when the run starts, and the counts of each process that has died (a gunicorn worker
 replaced after ``max_requests``, a Celery worker started again) added to one file of totals,
 its own files removed: a scrape reads one file per live process, and one more however many
-have come and gone. No Django here: gunicorn's master runs it (``child_exit``).
+have come and gone. No Django here: gunicorn's master runs it (``child_exit``). It is the
+plumbing's, as the Celery worker (``petstore.celery``) and the scrape (``petstore.prometheus``)
+use it as much as ``deploy`` does, and the arrow runs from ``deploy`` to ``petstore`` only.
 
 prometheus-client is imported where it is used, never on import of this module: its first
 import decides, once per process, whether counts go to files, and gunicorn's master reads this
