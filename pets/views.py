@@ -72,11 +72,10 @@ class PetViewSet(viewsets.GenericViewSet):
     )
     def list(self, request: Request) -> HttpResponse:
         query = PetListQuery.parse(request.query_params)
+        filters = PetListFilter.lookups(query)
         wanted = pagination.page(request, query)
         # One more than the page holds: whether a next page exists, without a COUNT.
-        pets = selectors.pet_page(
-            after=wanted.after, limit=wanted.limit + 1, filters=PetListFilter.lookups(query)
-        )
+        pets = selectors.pet_page(after=wanted.after, limit=wanted.limit + 1, filters=filters)
         return pagination.page_response(request, wanted, pets)
 
     @extend_schema(

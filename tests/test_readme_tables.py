@@ -103,10 +103,17 @@ def test_the_layout_names_each_type_beside_the_app_that_writes_it():
     tree = DOCS["layout.md"].split("```\n", 1)[1].split("```", 1)[0]
     blocks = re.split(r"^(?=\w+/ )", tree, flags=re.MULTILINE)
     named = {block.split("/", 1)[0]: event_types_named(block) for block in blocks if block}
+    # Each app writes its own types (its events.py; a new animal's pet.created is pets.insert's);
+    # the events app's table and examples name them all without writing any.
     written: dict[str, set[str]] = {}
-    for module in sorted(ROOT.glob("*/events.py")):
+    for module in sorted(ROOT.glob("*/*.py")):
+        if module.parent.name in ("events", "tests"):
+            continue
         members = re.findall(r"\bEventType\.([A-Z_]+)\b", module.read_text())
-        written[module.parent.name] = {EventType[member].value for member in members}
+        if members:
+            written.setdefault(module.parent.name, set()).update(
+                EventType[member].value for member in members
+            )
 
     assert {app: kinds for app, kinds in named.items() if kinds} == written
     assert set().union(*written.values()) == set(EVENT_TYPES)
