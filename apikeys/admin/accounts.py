@@ -17,7 +17,7 @@ from apikeys.admin.account_usage import AccountUsageViews
 from apikeys.admin.filters import NearLimitFilter, SuspendedFilter
 from apikeys.admin.keys import ApiKeyInline
 from apikeys.models import Account
-from apikeys.models.accounts import WINDOWS
+from apikeys.windows import WINDOWS
 from petstore.admin import badge, clipped, short_date
 
 
@@ -30,8 +30,7 @@ class AccountAdmin(AccountUsageViews, AccountKeyViews):
         "is_active",
         "plan",
         "key_count",
-        "requests_this_minute",
-        "requests_today",
+        *AccountUsageViews.window_columns,
         "refused_today",
         "week",
         "peak_day",

@@ -71,9 +71,11 @@ def test_the_roll_up_files_each_keys_requests_and_the_accounts_total(client, clo
     }
     (total,) = usage_history(account_id=account.pk, limits=account.limits, days=1).days
     assert (total.admitted, total.refused, total.banned) == (60, BAN_STRIKES - 1, 3)
-    assert (total.per_minute, total.per_day) == (60, 1000)
+    # Every window's limit that day, the Free plan's.
+    assert total.limits == account.limits.by_name()
+    assert (total.limits["minute"], total.limits["day"]) == (60, 1000)
     row = DailyUsage.objects.filter(api_key_id=key_id(first)).get()
-    assert (row.account_id, row.day, row.per_minute, row.per_day) == (account.pk, TODAY, 60, 1000)
+    assert (row.account_id, row.day, row.limits) == (account.pk, TODAY, total.limits)
 
 
 def test_running_the_roll_up_again_changes_nothing(client, clock, two_keys):
@@ -197,8 +199,7 @@ def test_retention_drops_the_days_older_than_ninety(clock, two_keys):
             account=account,
             api_key=api_key,
             admitted=1,
-            per_minute=60,
-            per_day=1000,
+            limits=account.limits.by_name(),
             epoch="e",
             rolled_up_at=CLOCK_START,
         )
