@@ -58,15 +58,15 @@ class WindowSpec(NamedTuple):
 # Every window an account's requests are counted in, shortest first, in the order every tuple
 # of limits or counts follows. A new window is a row here, its Plan and Account fields
 # (apikeys.models.accounts), and a migration that fills its limits (apikeys.window_migration).
-WINDOWS = (
+WINDOWS: tuple[WindowSpec, ...] = (
     WindowSpec("minute", MINUTE, "requests_per_minute", "custom_requests_per_minute"),
     WindowSpec("day", DAY, "requests_per_day", "custom_requests_per_day", counts_304=False),
 )
 
 
-def in_words(windows: Iterable[WindowSpec] = WINDOWS) -> str:
+def in_words() -> str:
     """The windows as a sentence lists them: "the minute and the UTC day"."""
-    named = [f"the {window.period}" for window in windows]
+    named = [f"the {window.period}" for window in WINDOWS]
     return " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
 
 
