@@ -9,7 +9,8 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connections
+from django.db import connection, connections
+from django.db.migrations.executor import MigrationExecutor
 
 from apikeys import keys
 from apikeys.limiter import BAN_STRIKES
@@ -241,3 +242,27 @@ def test_the_command_says_so_when_redis_is_unreachable(settings, db):
         call_command("rollup_usage", stdout=StringIO())
 
     assert DailyUsage.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_days_rolled_up_before_limits_by_window_keep_theirs(two_keys):
+    account, first, _ = two_keys
+    before = ("apikeys", "0006_publishable_keys_hold_no_webhooks")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    rows = executor.loader.project_state([before]).apps.get_model("apikeys", "DailyUsage")
+    rows.objects.create(
+        day=TODAY,
+        account_id=account.pk,
+        api_key_id=key_id(first),
+        admitted=1,
+        per_minute=60,
+        per_day=1000,
+        epoch="e",
+        rolled_up_at=CLOCK_START,
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    assert DailyUsage.objects.get().limits == {"minute": 60, "day": 1000}
