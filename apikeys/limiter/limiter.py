@@ -54,8 +54,8 @@ _BY_RECORD = Args(Limits.of(), BAN_STRIKES)
 
 # The day window's place in WINDOWS: its passing thresholds are events (DAY_THRESHOLDS).
 DAY_WINDOW = [w.name for w in WINDOWS].index("day")
-# The windows a 304 does not count in (Limiter.spare_304).
-_SPARED = frozenset(w.name for w in WINDOWS if not w.counts_304)
+# The windows a 304 does not count in (Limiter.spare_304), by name: their places in WINDOWS.
+_SPARED = {w.name: n for n, w in enumerate(WINDOWS) if not w.counts_304}
 
 
 def day_threshold_count(per_day: int, percent: int) -> int:
@@ -75,11 +75,10 @@ def _day_threshold(limits: tuple[int, ...], counts: Sequence[int]) -> int:
     return 0
 
 
-def _kept(window: Window) -> str:
-    """The counts of ``window`` a threshold event is written at, which a give-back keeps."""
-    if window.name != WINDOWS[DAY_WINDOW].name:
-        return ""
-    return ",".join(str(day_threshold_count(window.limit, p)) for p in DAY_THRESHOLDS)
+@functools.lru_cache(maxsize=100)
+def _thresholds(per_day: int) -> str:
+    """The day's counts a threshold event is written at, which a give-back keeps."""
+    return ",".join(str(day_threshold_count(per_day, p)) for p in DAY_THRESHOLDS)
 
 
 Backend = RedisBackend | MemoryBackend
@@ -183,24 +182,25 @@ class Limiter:
         does not count in (``WindowSpec.counts_304``), and the decision as if they had not
         counted it. Not from a count a threshold event was written at, so that none is
         passed twice."""
-        spared = {w.name: w for w in decision.windows if w.name in _SPARED and w.limit}
-        if not spared:
+        give, kept = [0] * len(WINDOWS), [""] * len(WINDOWS)
+        counted = list(decision.windows)
+        for at, window in enumerate(counted):
+            n = _SPARED.get(window.name)
+            if n is not None and window.limit:
+                give[n] = 1
+                if n == DAY_WINDOW:
+                    kept[n] = _thresholds(window.limit)
+                counted[at] = window._replace(remaining=min(window.limit, window.remaining + 1))
+        if 1 not in give:
             return decision
         # The counters at the check's second, as the check named them.
         keys, counting = _counting(subject, "", decision.now // MINUTE, settings.REDIS_KEY_PREFIX)
         usage_key = counting.usage_key
-        args = GiveBack(
-            tuple(int(w.name in spared) for w in WINDOWS),
-            tuple(_kept(spared[w.name]) if w.name in spared else "" for w in WINDOWS),
-            f"{usage_key}:admitted" if usage_key else "",
-        )
+        args = GiveBack(tuple(give), tuple(kept), f"{usage_key}:admitted" if usage_key else "")
         if not self._on_counters(lambda backend: backend.give_back(keys, args, decision.now)):
             return decision
-        counted = tuple(
-            w._replace(remaining=min(w.limit, w.remaining + 1)) if w.name in spared else w
-            for w in decision.windows
-        )
-        return decision._replace(window=tightest(counted), windows=counted)
+        windows = tuple(counted)
+        return decision._replace(window=tightest(windows), windows=windows)
 
     def peek(
         self, subject: Subject, *, per_minute: int, generation: str = ""
