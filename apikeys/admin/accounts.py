@@ -46,8 +46,7 @@ class AccountAdmin(AccountUsageViews, AccountKeyViews):
             "Plan",
             {
                 "fields": ("plan", *(w.custom_field for w in WINDOWS)),
-                "description": "Custom limits: Enterprise only, which needs "
-                + ("both." if len(WINDOWS) == 2 else "all of them."),
+                "description": "Custom limits: Enterprise only, which needs one in every window.",
             },
         ),
         ("State", {"fields": ("suspended_at", "created_at", "usage_now")}),

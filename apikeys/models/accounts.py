@@ -15,12 +15,11 @@ def custom_limits_errors(plan: Plan, values: dict[str, int | None]) -> dict[str,
     positive; other plans' limits are the plan's, and what the account holds is not read."""
     if not plan.has_custom_limits:
         return {}
-    every = "both" if len(WINDOWS) == 2 else "all its"
     errors = {}
     for window in WINDOWS:
         value = values.get(window.custom_field)
         if value is None:
-            errors[window.custom_field] = f"An Enterprise account needs {every} custom limits."
+            errors[window.custom_field] = "An Enterprise account needs a limit in every window."
         elif value < 1:
             errors[window.custom_field] = "Limits must be positive."
     return errors

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from apikeys.models import Account, ApiKey, Ban, Plan
 from apikeys.services import apikey_revoke
+from apikeys.windows import WINDOWS
 from tests.admin_pages import column, form_data, listed, shown_messages
 from tests.assertions import assert_error
 
@@ -212,8 +213,7 @@ def test_enterprise_takes_its_custom_limits(manager_client, client, auth, key_ro
         form_data(
             form,
             plan=Plan.objects.get(code="enterprise").pk,
-            custom_requests_per_minute=5,
-            custom_requests_per_day=100,
+            **({w.custom_field: 100 for w in WINDOWS} | {"custom_requests_per_minute": 5}),
         ),
     )
 
@@ -232,7 +232,8 @@ def test_enterprise_without_custom_limits_is_a_form_error(manager_client, client
 
     assert response.status_code == HTTPStatus.OK
     errors = response.context["adminform"].form.errors
-    assert "An Enterprise account needs both custom limits." in errors["custom_requests_per_minute"]
+    for window in WINDOWS:
+        assert "An Enterprise account needs a limit in every window." in errors[window.custom_field]
     account.refresh_from_db()
     assert account.plan.code == "free"
     assert not LogEntry.objects.exists()
