@@ -1,6 +1,6 @@
-"""A window added to the table as a newcomer adds one (tests/apikeys/hour: its row, its Plan
-and Account fields, its migration) is reported by every place that reports the windows: those
-checks run in a process of their own, whose settings give the table the hour."""
+"""A window added to the table as a newcomer adds one (tests/apikeys/new_window: its row, its
+Plan and Account fields, its migration) is reported by every place that reports the windows: those
+checks run in a process of their own, whose settings give the table a quarter hour."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-EVERY_PLACE = Path(__file__).parent / "hour" / "every_place.py"
+EVERY_PLACE = Path(__file__).parent / "new_window" / "every_place.py"
 
 
 def test_every_place_reports_a_window_added_to_the_table():
@@ -22,7 +22,7 @@ def test_every_place_reports_a_window_added_to_the_table():
             "-m",
             "pytest",
             str(EVERY_PLACE.relative_to(ROOT)),
-            "--ds=tests.apikeys.hour.settings",
+            "--ds=tests.apikeys.new_window.settings",
             "--create-db",
             "-p",
             "no:cacheprovider",
