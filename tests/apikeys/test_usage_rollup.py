@@ -247,6 +247,7 @@ def test_the_command_says_so_when_redis_is_unreachable(settings, db):
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_days_rolled_up_before_limits_by_window_keep_theirs(two_keys):
     account, first, _ = two_keys
+    first_id = key_id(first)  # read with today's models, which the tables of 0006 may not match
     before = ("apikeys", "0006_publishable_keys_hold_no_webhooks")
     executor = MigrationExecutor(connection)
     executor.migrate([before])
@@ -254,7 +255,7 @@ def test_the_days_rolled_up_before_limits_by_window_keep_theirs(two_keys):
     rows.objects.create(
         day=TODAY,
         account_id=account.pk,
-        api_key_id=key_id(first),
+        api_key_id=first_id,
         admitted=1,
         per_minute=60,
         per_day=1000,
