@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 
 from apikeys import keyring
 from apikeys.models import ApiKey
-from apikeys.models.accounts import MINUTE
 from apikeys.records import KeyRecord
+from apikeys.windows import MINUTE
 
 FLUSH_SECONDS = 10.0
 # Keys in one UPDATE (SQLite allows a few hundred parameters a statement).

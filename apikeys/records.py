@@ -12,7 +12,7 @@ from typing import Any, NamedTuple, TypeVar
 import orjson
 
 from apikeys.models import ApiKey, KeyKind, Limits
-from apikeys.models.accounts import WINDOWS
+from apikeys.windows import WINDOWS
 
 T = TypeVar("T")
 

@@ -7,8 +7,9 @@ from typing import Any
 from rest_framework import serializers
 
 from apikeys.limiter.policy import DAY_THRESHOLDS
-from apikeys.models.accounts import WINDOWS, PlanCode
+from apikeys.models.accounts import PlanCode
 from apikeys.usage import RETENTION_DAYS, UsageDay
+from apikeys.windows import WINDOWS, WindowSpec
 from petstore.serializers import QueryIntegerField, QuerySerializer
 
 # The windows' names, the choices of a window's ``name`` (``WindowName`` in the document).
@@ -60,6 +61,11 @@ class UsageQuery(QuerySerializer):
     )
 
 
+def _per(window: WindowSpec) -> str:
+    """A window's limit as an answer names it: ``perMinute``, ``perDay``."""
+    return "per" + window.name.title().replace("_", "")
+
+
 class UsageDaySerializer(serializers.Serializer):
     """The calling account's requests on one UTC day, all its keys together."""
 
@@ -72,16 +78,18 @@ class UsageDaySerializer(serializers.Serializer):
         read_only=True,
         help_text="Requests refused while the key was banned (`temporarily_banned`).",
     )
-    perMinute = serializers.IntegerField(
-        read_only=True,
-        allow_null=True,
-        help_text="The plan's limit per minute that day; null on a day without requests.",
-    )
-    perDay = serializers.IntegerField(
-        read_only=True,
-        allow_null=True,
-        help_text="The plan's limit per UTC day that day; null on a day without requests.",
-    )
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # And each window's limit that day, the windows of WINDOWS in order.
+        fields = super().get_fields()
+        for window in WINDOWS:
+            fields[_per(window)] = serializers.IntegerField(
+                read_only=True,
+                allow_null=True,
+                help_text=f"The plan's limit per {window.period} that day; null on a day "
+                "without requests.",
+            )
+        return fields
 
     def to_representation(self, instance: UsageDay) -> dict[str, Any]:
         return {
@@ -89,8 +97,7 @@ class UsageDaySerializer(serializers.Serializer):
             "admitted": instance.admitted,
             "refused": instance.refused,
             "banned": instance.banned,
-            "perMinute": instance.per_minute,
-            "perDay": instance.per_day,
+            **{_per(window): instance.limit(window) for window in WINDOWS},
         }
 
 

@@ -26,8 +26,8 @@ from apikeys.models import (
     KeyKind,
     Plan,
 )
-from apikeys.models.accounts import WINDOWS
 from apikeys.records import KeyRecord
+from apikeys.windows import WINDOWS
 from audit.services import Actor, changes_between, record_by
 
 # Keys live at most this long (and a date this far off stays within every datetime's range).

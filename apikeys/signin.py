@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django_ratelimit.core import is_ratelimited
 
-from apikeys.models.accounts import parse_rate
+from apikeys.windows import parse_rate
 from petstore.addresses import client_subscriber
 
 

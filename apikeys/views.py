@@ -14,6 +14,7 @@ from apikeys.authentication import caller_key
 from apikeys.scopes import HasScope, SecretKeysOnly
 from apikeys.serializers import RateLimitSerializer, UsageDaySerializer, UsageQuery
 from apikeys.usage import usage_history
+from apikeys.windows import in_words
 from petstore.errors import ServiceUnavailable
 from petstore.openapi import error_responses
 from petstore.renderers import JsonAnswer
@@ -27,8 +28,8 @@ class RateLimitViewSet(viewsets.ViewSet):
     @extend_schema(
         operation_id="getRateLimit",
         summary="Read my rate limits",
-        description="The calling account's plan, each of its windows (the minute and the UTC "
-        "day: limit, used, remaining, reset) and the calling key's ban, if one is in force. "
+        description=f"The calling account's plan, each of its windows ({in_words()}: limit, "
+        "used, remaining, reset) and the calling key's ban, if one is in force. "
         "It does not count against the plan: it is limited on its own, to "
         f"{RATE_LIMIT_READS_PER_MINUTE} calls a minute per key, and its `X-RateLimit-*` and "
         "`RateLimit` headers describe that window, not the plan's.",

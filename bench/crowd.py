@@ -53,13 +53,13 @@ end
 
 def issue_keys(count: int) -> list[str]:
     """``count`` keys, each on an Enterprise account of its own whose limits never interfere."""
-    from apikeys.models.accounts import WINDOWS  # once Django is set up
+    from apikeys.windows import WINDOWS
 
     raw = [generate_key() for _ in range(count)]
     with psycopg.connect(DATABASE_URL, autocommit=True) as db:
         plan = db.execute("SELECT id FROM apikeys_plan WHERE code = 'enterprise'").fetchone()
         assert plan is not None
-        # Every window's own limit, whichever windows there are (apikeys.models.accounts).
+        # Every window's own limit, whichever windows there are (apikeys.windows).
         custom = [w.custom_field for w in WINDOWS]
         insert = sql.SQL(
             "INSERT INTO apikeys_account (name, email, plan_id, {}, created_at) "

@@ -62,7 +62,7 @@ def setup() -> None:
 
 def issue_key() -> str:
     setup()  # the windows are read from the service's declaration, under its settings
-    from apikeys.models.accounts import WINDOWS
+    from apikeys.windows import WINDOWS
 
     limits = [part for w in WINDOWS for part in (f"--per-{w.name}", "1000000000")]
     output = sh(

@@ -19,6 +19,7 @@ from django.test import Client
 from apikeys import keys
 from apikeys import services as apikey_services
 from apikeys.models import Account, ApiKey, Plan
+from apikeys.windows import WINDOWS
 from pets.models import Category, Pet
 from tests.events.documented import assert_events_documented
 
@@ -139,20 +140,20 @@ def free_plan(db: None) -> Plan:
     return Plan.objects.get(code="free")
 
 
+# An Enterprise account's limit in each window a test does not name: more than any test sends.
+ROOMY_LIMIT = 1_000_000_000
+
+
 @pytest.fixture
 def make_account(db: None) -> Callable[..., Account]:
-    def make(
-        plan: str = "free",
-        name: str = "Shelter app",
-        per_minute: int | None = None,
-        per_day: int | None = None,
-    ) -> Account:
-        return apikey_services.account_create(
-            name=name,
-            plan=Plan.objects.get(code=plan),
-            per_minute=per_minute,
-            per_day=per_day,
-        )
+    """Open an account on a plan; an Enterprise account's limits by window name
+    (``per_minute=2``), each window not named roomy (``ROOMY_LIMIT``)."""
+
+    def make(plan: str = "free", name: str = "Shelter app", **limits: Any) -> Account:
+        chosen = Plan.objects.get(code=plan)
+        if chosen.has_custom_limits:
+            limits = {window.per: ROOMY_LIMIT for window in WINDOWS} | limits
+        return apikey_services.account_create(name=name, plan=chosen, **limits)
 
     return make
 

@@ -28,7 +28,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from apikeys import services as apikey_services
 from apikeys.models import Account, ApiKey, Ban, Plan
-from apikeys.models.accounts import WINDOWS
+from apikeys.windows import WINDOWS
 from audit.models import Entry
 from audit.services import record
 from events.models import Event

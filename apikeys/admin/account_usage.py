@@ -4,6 +4,7 @@ the recent totals and peak day, and on its page the charts and the CSV."""
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
@@ -18,7 +19,7 @@ from django.utils.html import format_html
 from apikeys import usage
 from apikeys.limiter import Usage, account_usages
 from apikeys.models import Account, ApiKey
-from apikeys.models.accounts import DAY, WINDOWS
+from apikeys.windows import WINDOWS, WindowSpec
 
 CHART_DAYS = 30
 
@@ -41,19 +42,25 @@ def live_usage(account: Any) -> Usage:
     return found if found is not None else account_usages([account.pk])[account.pk]
 
 
+def window_column(n: int, window: WindowSpec) -> Callable[[Account], str]:
+    """The list's column of the ``n``-th window's count as it stands (``requests_today``)."""
+
+    @admin.display(description=window.current)
+    def column(account: Account) -> str:
+        return str(live_usage(account).counts[n])
+
+    column.__name__ = f"requests_{window.current.replace(' ', '_')}"
+    return column
+
+
 class AccountUsageViews(admin.ModelAdmin):
     """The usage columns, the charts on an account's page and its CSV (AccountAdmin's part)."""
 
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
         return LiveUsageChangeList
 
-    @admin.display(description="this minute")
-    def requests_this_minute(self, account: Account) -> int:
-        return live_usage(account).this_minute
-
-    @admin.display(description="today")
-    def requests_today(self, account: Account) -> int:
-        return live_usage(account).today
+    # Each window's count as it stands, a column each (AccountAdmin.list_display).
+    window_columns = tuple(window_column(n, window) for n, window in enumerate(WINDOWS))
 
     @admin.display(description="refused")
     def refused_today(self, account: Account) -> int:
@@ -65,7 +72,7 @@ class AccountUsageViews(admin.ModelAdmin):
             return "-"
         now, limits = live_usage(account), account.limits
         windows = [
-            f"{count} of {limit} " + ("today" if w.seconds == DAY else f"this {w.name}")
+            f"{count} of {limit} {w.current}"
             for w, limit, count in zip(WINDOWS, limits, now.counts, strict=True)
         ]
         return ", ".join([*windows, f"{now.refused_today} refused today"])

@@ -17,7 +17,7 @@ from apikeys.admin.account_usage import AccountUsageViews
 from apikeys.admin.filters import NearLimitFilter, SuspendedFilter
 from apikeys.admin.keys import ApiKeyInline
 from apikeys.models import Account
-from apikeys.models.accounts import WINDOWS
+from apikeys.windows import WINDOWS
 from petstore.admin import badge, clipped, short_date
 
 
@@ -30,8 +30,7 @@ class AccountAdmin(AccountUsageViews, AccountKeyViews):
         "is_active",
         "plan",
         "key_count",
-        "requests_this_minute",
-        "requests_today",
+        *AccountUsageViews.window_columns,
         "refused_today",
         "week",
         "peak_day",
@@ -47,8 +46,7 @@ class AccountAdmin(AccountUsageViews, AccountKeyViews):
             "Plan",
             {
                 "fields": ("plan", *(w.custom_field for w in WINDOWS)),
-                "description": "Custom limits: Enterprise only, which needs "
-                + ("both." if len(WINDOWS) == 2 else "all of them."),
+                "description": "Custom limits: Enterprise only, which needs one in every window.",
             },
         ),
         ("State", {"fields": ("suspended_at", "created_at", "usage_now")}),

@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from apikeys import services
 from apikeys.actors import actor_of
 from apikeys.models import Plan
-from apikeys.models.accounts import WINDOWS
+from apikeys.windows import WINDOWS
 
 
 @admin.register(Plan)

@@ -43,7 +43,7 @@ class AdmissionMiddleware:
         if response.status_code == 304 and key is not None:
             # A conditional GET whose answer had not changed (petstore.conditional).
             subject = Subject.account(key.account_id, key.limits, key_id=key.id)
-            decision = limiter.spare_day(subject, decision)
+            decision = limiter.spare_304(subject, decision)
         for name, value in decision.headers:
             response[name] = value
         return response

@@ -1,8 +1,8 @@
 """Request limits: one algorithm, behind one interface, with two backends.
 
 **The algorithm.** A subject (an account, or a client address) is admitted only if each of its
-windows has room: those of ``apikeys.models.accounts.WINDOWS`` (the minute and the UTC day),
-aligned to the clock, declared there once and carried everywhere as tuples in that order; a
+windows has room: those of ``apikeys.windows.WINDOWS``, aligned to the clock, declared there
+once and carried everywhere as tuples in that order, made by window name (``Limits.of``); a
 refused request consumes nothing. A subject whose policy bans: the caller that makes
 ``BAN_STRIKES`` refused requests within one minute is banned for ``BAN_BASE_SECONDS``, doubling
 with each further ban within ``BAN_MEMORY_SECONDS`` of the last, up to ``BAN_MAX_SECONDS``.

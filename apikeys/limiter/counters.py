@@ -19,8 +19,8 @@ from apikeys.limiter.policy import (
     Subject,
     Verdict,
 )
-from apikeys.models.accounts import WINDOWS
 from apikeys.usage.tallies import USAGE_GRACE_SECONDS, usage_index_name, usage_name
+from apikeys.windows import WINDOWS
 
 # Seconds a counter outlives its window, so that a slow clock on one host still finds it.
 EXPIRY_MARGIN = 5
@@ -110,8 +110,8 @@ class Keys(NamedTuple):
 class Args(NamedTuple):
     """A subject's parameters, the same in both backends (0 stands for "none")."""
 
-    # One per window of WINDOWS; 0: the window is not counted, but for the first, which every
-    # policy has (an account left without limits admits nothing).
+    # One per window of WINDOWS (Limits); 0: the window is not counted, but for the first,
+    # which every policy has (an account left without limits admits nothing).
     limits: tuple[int, ...]
     strikes: int  # refused requests within a minute that earn a ban; 0: never
     generation: str = ""  # "" : not checked
@@ -121,7 +121,7 @@ class Args(NamedTuple):
     @classmethod
     def of(cls, subject: Subject, generation: str = "") -> Args:
         policy = subject.policy
-        limits = (*policy.limits, *(0,) * (len(WINDOWS) - len(policy.limits)))
+        limits = policy.limits
         strikes = BAN_STRIKES if policy.bans else 0
         account_id = subject.account_id
         # Accounts' requests with a key are tallied for the usage history; addresses are not.
@@ -157,11 +157,13 @@ class PeekArgs(NamedTuple):
 
 
 class GiveBack(NamedTuple):
-    """A count given back to one window (``Limiter.spare_day``), the same in both backends."""
+    """A count given back to the windows a ``304`` does not count in (``Limiter.spare_304``),
+    all or none of them, the same in both backends."""
 
-    window: int  # its place in WINDOWS, from 1
+    windows: tuple[int, ...]  # one per window of WINDOWS: 1, give its count back; 0, keep it
+    # One per window: its counts that wrote an event, comma-separated, which it keeps.
+    thresholds: tuple[str, ...]
     usage_field: str  # the key's tally of admitted requests ("k17:admitted"); "": none
-    thresholds: str  # the window's counts that wrote an event, comma-separated: kept
 
 
 class Outcome(NamedTuple):

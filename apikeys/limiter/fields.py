@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from apikeys.models.accounts import MINUTE, WINDOWS
+from apikeys.windows import MINUTE, WINDOWS
 
 # Each window's name and length, as the fields show them.
 SPANS = tuple((w.name, w.seconds) for w in WINDOWS)
@@ -27,13 +27,14 @@ class Window(NamedTuple):
 
 
 def windows(limits: tuple[int, ...], second: int, counts: Sequence[int]) -> tuple[Window, ...]:
-    """A policy's windows at ``second``: one per limit, the windows of ``WINDOWS`` in order,
-    given how many requests each has admitted (``counts``)."""
+    """A policy's windows at ``second``, those of ``WINDOWS`` it counts in (the first, and each
+    with a limit), given how many requests each has admitted (``counts``, one per window)."""
     made = []
     for n, limit in enumerate(limits):
-        name, seconds = SPANS[n]
-        reset = second - second % seconds + seconds
-        made.append(Window(limit, max(0, limit - counts[n]), reset, name, seconds))
+        if limit or not n:
+            name, seconds = SPANS[n]
+            reset = second - second % seconds + seconds
+            made.append(Window(limit, max(0, limit - counts[n]), reset, name, seconds))
     return tuple(made)
 
 

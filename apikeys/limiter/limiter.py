@@ -27,8 +27,8 @@ from apikeys.limiter.policy import (
     Verdict,
     Window,
 )
-from apikeys.models.accounts import DAY, MINUTE, WINDOWS, Limits
 from apikeys.usage.tallies import in_memory
+from apikeys.windows import MINUTE, WINDOWS, Limits
 from petstore import redis
 from petstore.metrics import LIMITER_FALLBACKS
 
@@ -50,10 +50,12 @@ def _by_record(minute: int, prefix: str) -> Keys:
 
 
 # A check by record's arguments: the script takes the limits and the key from the record.
-_BY_RECORD = Args((0,) * len(WINDOWS), BAN_STRIKES)
+_BY_RECORD = Args(Limits.of(), BAN_STRIKES)
 
 # The day window's place in WINDOWS: its passing thresholds are events (DAY_THRESHOLDS).
 DAY_WINDOW = [w.name for w in WINDOWS].index("day")
+# The windows a 304 does not count in (Limiter.spare_304), by name: their places in WINDOWS.
+_SPARED = {w.name: n for n, w in enumerate(WINDOWS) if not w.counts_304}
 
 
 def day_threshold_count(per_day: int, percent: int) -> int:
@@ -64,13 +66,19 @@ def day_threshold_count(per_day: int, percent: int) -> int:
 def _day_threshold(limits: tuple[int, ...], counts: Sequence[int]) -> int:
     """The threshold this request, the day's ``counts[DAY_WINDOW]``-th, is the first to reach
     of the day's limit, or 0."""
-    if len(limits) <= DAY_WINDOW or not limits[DAY_WINDOW]:
+    if not limits[DAY_WINDOW]:
         return 0
     per_day, day = limits[DAY_WINDOW], counts[DAY_WINDOW]
     for percent in DAY_THRESHOLDS:
         if day == day_threshold_count(per_day, percent):
             return percent
     return 0
+
+
+@functools.lru_cache(maxsize=100)
+def _thresholds(per_day: int) -> str:
+    """The day's counts a threshold event is written at, which a give-back keeps."""
+    return ",".join(str(day_threshold_count(per_day, p)) for p in DAY_THRESHOLDS)
 
 
 Backend = RedisBackend | MemoryBackend
@@ -168,27 +176,31 @@ class Limiter:
             now=second,
         )
 
-    def spare_day(self, subject: Subject, decision: Decision) -> Decision:
-        """Give the day window back the count of an admitted request answered ``304`` (a
-        conditional GET whose answer had not changed: docs/design.md#conditional-gets), which
-        the minute keeps; and the decision as if the day had not counted it. Not from a count
-        the day's threshold events are written at, so that none is passed twice."""
-        if len(decision.windows) <= DAY_WINDOW or not decision.windows[DAY_WINDOW].limit:
+    def spare_304(self, subject: Subject, decision: Decision) -> Decision:
+        """Give the count of an admitted request answered ``304`` (a conditional GET whose
+        answer had not changed: docs/design.md#conditional-gets) back to every window a 304
+        does not count in (``WindowSpec.counts_304``), and the decision as if they had not
+        counted it. Not from a count a threshold event was written at, so that none is
+        passed twice."""
+        give, kept = [0] * len(WINDOWS), [""] * len(WINDOWS)
+        counted = list(decision.windows)
+        for at, window in enumerate(counted):
+            n = _SPARED.get(window.name)
+            if n is not None and window.limit:
+                give[n] = 1
+                if n == DAY_WINDOW:
+                    kept[n] = _thresholds(window.limit)
+                counted[at] = window._replace(remaining=min(window.limit, window.remaining + 1))
+        if 1 not in give:
             return decision
-        day = decision.windows[DAY_WINDOW]
-        # The day's counter at the check's second, as the check named it.
+        # The counters at the check's second, as the check named them.
         keys, counting = _counting(subject, "", decision.now // MINUTE, settings.REDIS_KEY_PREFIX)
         usage_key = counting.usage_key
-        args = GiveBack(
-            DAY_WINDOW + 1,
-            f"{usage_key}:admitted" if usage_key else "",
-            ",".join(str(day_threshold_count(day.limit, p)) for p in DAY_THRESHOLDS),
-        )
+        args = GiveBack(tuple(give), tuple(kept), f"{usage_key}:admitted" if usage_key else "")
         if not self._on_counters(lambda backend: backend.give_back(keys, args, decision.now)):
             return decision
-        counted = list(decision.windows)
-        counted[DAY_WINDOW] = day._replace(remaining=min(day.limit, day.remaining + 1))
-        return decision._replace(window=tightest(tuple(counted)), windows=tuple(counted))
+        windows = tuple(counted)
+        return decision._replace(window=tightest(windows), windows=windows)
 
     def peek(
         self, subject: Subject, *, per_minute: int, generation: str = ""
@@ -267,14 +279,14 @@ class Usage(tuple[int, ...]):
 
     def __getattr__(self, name: str) -> int:
         for window, count in zip(WINDOWS, self[:-1], strict=False):
-            if name == ("today" if window.seconds == DAY else f"this_{window.name}"):
+            if name == window.current.replace(" ", "_"):
                 return count
         raise AttributeError(name)
 
 
 def account_usages(account_ids: list[int]) -> dict[int, Usage]:
     """``account_usage`` of each account, in one round trip (an admin changelist's page)."""
-    no_limits = Limits(0 for _ in WINDOWS)
+    no_limits = Limits.of()
     subjects = [Subject.account(account_id, no_limits) for account_id in account_ids]
     counts = limiter.counts(subjects)
     return {

@@ -6,7 +6,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from apikeys.limiter.fields import Window, header_fields, policy_field
-from apikeys.models.accounts import DAY, MINUTE, WINDOWS, Limits, parse_rate
+from apikeys.windows import DAY, MINUTE, WINDOWS, Limits, parse_rate
 
 BAN_STRIKES = 10
 BAN_BASE_SECONDS = 15 * MINUTE
@@ -31,9 +31,9 @@ class Verdict(IntEnum):
 
 
 class Policy(NamedTuple):
-    # The requests each window admits, the windows of WINDOWS in order; a shorter tuple leaves
-    # the windows after it uncounted (an address's minute alone).
-    limits: tuple[int, ...]
+    # The requests each window admits, by window name (Limits.of): a window left out is not
+    # counted (an address's minute alone).
+    limits: Limits
     bans: bool = False  # whether refused requests can earn the caller a ban
 
     @classmethod
@@ -41,10 +41,9 @@ class Policy(NamedTuple):
         """A rate setting's policy (``parse_rate``): its count in the window of its period,
         and in each shorter one."""
         count, seconds = parse_rate(rate)
-        for n, window in enumerate(WINDOWS):
-            if window.seconds == seconds:
-                return cls((count,) * (n + 1))
-        raise ValueError(f"{rate!r}: its period is none of the windows'")
+        if seconds not in {window.seconds for window in WINDOWS}:
+            raise ValueError(f"{rate!r}: its period is none of the windows'")
+        return cls(Limits.of(**{w.name: count for w in WINDOWS if w.seconds <= seconds}))
 
 
 class Subject(NamedTuple):

@@ -1,4 +1,4 @@
-from apikeys.models.accounts import Account, Limits, Plan, PlanCode
+from apikeys.models.accounts import Account, Plan, PlanCode
 from apikeys.models.api_keys import (
     ALL_SCOPES,
     LAST_USED_RESOLUTION,
@@ -13,6 +13,7 @@ from apikeys.models.api_keys import (
 from apikeys.models.bans import Ban, BanQuerySet
 from apikeys.models.usage import DailyUsage, DailyUsageQuerySet
 from apikeys.origins import normalize_origin, normalize_origins
+from apikeys.windows import Limits
 
 __all__ = [
     "ALL_SCOPES",

@@ -2,65 +2,11 @@
 
 from __future__ import annotations
 
-import re
-from typing import NamedTuple
-
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-MINUTE = 60
-DAY = 86_400
-
-
-# A rate setting as django-ratelimit reads it: a count per optional multiple of a unit.
-_RATE = re.compile(r"(\d+)/(\d*)([smhd])")
-_UNITS = {"s": 1, "m": MINUTE, "h": 60 * MINUTE, "d": DAY}
-
-
-def parse_rate(rate: str) -> tuple[int, int]:
-    """``N/m``, ``N/h``, ``N/d`` or ``N/5m``: (N, the period in seconds). The one reading of
-    every rate setting, the sign-in's (django-ratelimit) and the API's without a key."""
-    found = _RATE.fullmatch(rate)
-    if found is None:
-        raise ValueError(f"{rate!r} is not a rate: N/m, N/h or N/d")
-    count, multiple, unit = found.groups()
-    return int(count), int(multiple or 1) * _UNITS[unit]
-
-
-class WindowSpec(NamedTuple):
-    """A window requests are counted in: its name (in the RateLimit fields and ``per_<name>``),
-    its length, and the Plan and Account fields its limit is read from."""
-
-    name: str
-    seconds: int
-    plan_field: str
-    custom_field: str
-
-    @property
-    def per(self) -> str:
-        return f"per_{self.name}"
-
-
-# Every window an account's requests are counted in, shortest first: the limiter, the headers,
-# GET /v1/rate_limit, the admin and createapikey all read them from here, in this order.
-WINDOWS = (
-    WindowSpec("minute", MINUTE, "requests_per_minute", "custom_requests_per_minute"),
-    WindowSpec("day", DAY, "requests_per_day", "custom_requests_per_day"),
-)
-
-
-class Limits(tuple[int, ...]):
-    """The requests each window of ``WINDOWS`` admits, in its order; ``limits.per_day`` reads
-    one by its window's name."""
-
-    __slots__ = ()
-
-    def __getattr__(self, name: str) -> int:
-        for window, limit in zip(WINDOWS, self, strict=False):
-            if name == window.per:
-                return limit
-        raise AttributeError(name)
+from apikeys.windows import WINDOWS, Limits
 
 
 def custom_limits_errors(plan: Plan, values: dict[str, int | None]) -> dict[str, str]:
@@ -69,12 +15,11 @@ def custom_limits_errors(plan: Plan, values: dict[str, int | None]) -> dict[str,
     positive; other plans' limits are the plan's, and what the account holds is not read."""
     if not plan.has_custom_limits:
         return {}
-    every = "both" if len(WINDOWS) == 2 else "all its"
     errors = {}
     for window in WINDOWS:
         value = values.get(window.custom_field)
         if value is None:
-            errors[window.custom_field] = f"An Enterprise account needs {every} custom limits."
+            errors[window.custom_field] = "An Enterprise account needs a limit in every window."
         elif value < 1:
             errors[window.custom_field] = "Limits must be positive."
     return errors
@@ -161,5 +106,5 @@ class Account(models.Model):
         if None in values:
             # An Enterprise account saved without limits (clean() prevents it in the admin and
             # the command); refuse everything rather than allow everything.
-            return Limits(0 for _ in WINDOWS)
+            return Limits.of()
         return Limits(values)

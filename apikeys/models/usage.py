@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 from django.db import models
-
-if TYPE_CHECKING:
-    pass
 
 from apikeys.models.accounts import Account
 from apikeys.models.api_keys import ApiKey
@@ -35,9 +31,9 @@ class DailyUsage(models.Model):
     admitted = models.PositiveBigIntegerField(default=0)
     refused = models.PositiveBigIntegerField(default=0, help_text="Refused: rate limited.")
     banned = models.PositiveBigIntegerField(default=0, help_text="Refused: the key was banned.")
-    # The account's limits that day, as the limiter recorded them with its tallies.
-    per_minute = models.PositiveIntegerField()
-    per_day = models.PositiveIntegerField()
+    # The account's limits that day, as the limiter recorded them with its tallies, by window
+    # name ({"minute": 60, "day": 1000}): a window added since is not in an older day's.
+    limits = models.JSONField(default=dict)
     epoch = models.CharField(max_length=32)
     admitted_base = models.PositiveBigIntegerField(default=0)
     refused_base = models.PositiveBigIntegerField(default=0)

@@ -10,16 +10,28 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.db.models import F, FloatField, IntegerField, Max, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce, NullIf
 
-from apikeys.models import Account, ApiKey, DailyUsage, Limits
+from apikeys.models import Account, ApiKey, DailyUsage
 from apikeys.usage.rollup import FILED_COLUMNS, RETENTION_DAYS, Filed, filed
-from apikeys.usage.tallies import KINDS, Tally, day_number, tallies_by_key, usage_today, utc_today
+from apikeys.usage.tallies import (
+    KINDS,
+    Tally,
+    day_number,
+    limits_of,
+    tallies_by_key,
+    usage_today,
+    utc_today,
+)
+from apikeys.windows import DAY, WINDOWS, Limits, WindowSpec
 
 # The account list's window, today included, and the share of the daily limit that makes an
 # account "near its limit" on a day.
 RECENT_DAYS = 7
 NEAR_LIMIT_PERCENT = 80
+# The window a day's admitted requests are measured against.
+_DAY = next(w.name for w in WINDOWS if w.seconds == DAY)
 
 
 @dataclass(frozen=True)
@@ -28,9 +40,17 @@ class UsageDay:
     admitted: int
     refused: int  # rate limited
     banned: int  # refused while the key was banned
-    # The limits that day; None on a day without requests, when nothing recorded them.
-    per_minute: int | None
-    per_day: int | None
+    # The limits that day by window name, as the limiter recorded them: none on a day without
+    # requests, and none of a window added since.
+    limits: dict[str, int] = field(default_factory=dict)
+
+    def limit(self, window: WindowSpec) -> int | None:
+        return self.limits.get(window.name)
+
+    @property
+    def per_day(self) -> int | None:
+        """The day window's limit: what the day's admitted requests are measured against."""
+        return self.limits.get(_DAY)
 
     @property
     def share_of_limit(self) -> float | None:
@@ -57,11 +77,11 @@ def usage_history(
     first = today - timedelta(days=days - 1)
     rows = DailyUsage.objects.filter(account_id=account_id).between(first, today)
     tallies: dict[tuple[date, int], Tally] = {}
-    day_limits: dict[date, tuple[int, int]] = {}
+    day_limits: dict[date, dict[str, int]] = {}
     today_rows: dict[int, dict[str, Any]] = {}
-    for row in rows.values("day", "api_key_id", "per_minute", "per_day", *FILED_COLUMNS):
+    for row in rows.values("day", "api_key_id", "limits", *FILED_COLUMNS):
         tallies[row["day"], row["api_key_id"]] = Tally(*(row[kind] for kind in KINDS))
-        day_limits[row["day"]] = (row["per_minute"], row["per_day"])
+        day_limits[row["day"]] = row["limits"]
         if row["day"] == today:
             today_rows[row["api_key_id"]] = row
     live = usage_today(account_id, day_number(today))
@@ -99,17 +119,13 @@ def _live_today(live: dict[str, int | str], rows: dict[int, dict[str, Any]]) -> 
 
 
 def _today_limits(
-    live: dict[str, int | str], rolled_up: tuple[int, int] | None, current: Limits
-) -> tuple[int, int]:
-    if "per_day" in live:
-        return int(live["per_minute"]), int(live["per_day"])
-    return rolled_up or (current.per_minute, current.per_day)
+    live: dict[str, int | str], rolled_up: dict[str, int] | None, current: Limits
+) -> dict[str, int]:
+    return limits_of(live) or rolled_up or current.by_name()
 
 
-def _usage_day(day: date, tally: Tally | None, limits: tuple[int, int] | None) -> UsageDay:
-    tally = tally or Tally()
-    per_minute, per_day = limits or (None, None)
-    return UsageDay(day, *tally.counts, per_minute, per_day)
+def _usage_day(day: date, tally: Tally | None, limits: dict[str, int] | None) -> UsageDay:
+    return UsageDay(day, *(tally or Tally()).counts, limits or {})
 
 
 # The account list ----------------------------------------------------------------------------
@@ -128,11 +144,8 @@ def with_recent_usage(accounts: QuerySet[Account], today: date | None = None) ->
         summed = recent.values("account").annotate(total=Sum(expression)).values("total")
         return Coalesce(Subquery(summed), 0, output_field=IntegerField())  # type: ignore[return-value]
 
-    share = (
-        Cast(Sum("admitted"), FloatField())
-        * 100.0
-        / NullIf(Cast(Max("per_day"), FloatField()), 0.0)
-    )
+    per_day = Cast(KT(f"limits__{_DAY}"), FloatField())
+    share = Cast(Sum("admitted"), FloatField()) * 100.0 / NullIf(Max(per_day), 0.0)
     peak = (
         recent.values("day")
         .annotate(share=share)
@@ -160,7 +173,7 @@ def csv_rows(*, account: Account, today: date | None = None) -> list[list[Any]]:
     )
     prefixes = dict(ApiKey.objects.filter(pk__in=history.keys).values_list("pk", "prefix"))
     lines: list[list[Any]] = [
-        ["date", "key", "admitted", "refused", "banned", "per_minute", "per_day"]
+        ["date", "key", "admitted", "refused", "banned", *(w.per for w in WINDOWS)]
     ]
     for index, total in enumerate(history.days):
         lines.append(_csv_line(total, "all keys"))
@@ -178,6 +191,5 @@ def _csv_line(day: UsageDay, key: str) -> list[Any]:
         day.admitted,
         day.refused,
         day.banned,
-        "" if day.per_minute is None else day.per_minute,
-        "" if day.per_day is None else day.per_day,
+        *(day.limits.get(w.name, "") for w in WINDOWS),
     ]

@@ -30,6 +30,7 @@ from apikeys.usage.tallies import (
     KINDS,
     Tally,
     day_number,
+    limits_of,
     tallies_by_key,
     usage_index_name,
     usage_name,
@@ -143,8 +144,7 @@ def _file(day: date, readings: dict[int, dict[str, int | str]], read_at: datetim
                         day=day,
                         account_id=account_id,
                         api_key_id=key_id,
-                        per_minute=int(fields.get("per_minute", 0)),
-                        per_day=int(fields.get("per_day", 0)),
+                        limits=limits_of(fields),
                         rolled_up_at=read_at,
                         **filed(Filed.of(row) if row else None, epoch, live).columns(),
                     )
@@ -153,7 +153,7 @@ def _file(day: date, readings: dict[int, dict[str, int | str]], read_at: datetim
             written,
             update_conflicts=True,
             unique_fields=("day", "api_key"),
-            update_fields=(*FILED_COLUMNS, "per_minute", "per_day", "rolled_up_at"),
+            update_fields=(*FILED_COLUMNS, "limits", "rolled_up_at"),
         )
     return len(written)
 

@@ -2,10 +2,10 @@
 are kept (Redis, or this process's memory), and reading them back.
 
 One hash per account and UTC day, ``usage:{a<id>}:d<day>``, with a field per key and outcome
-(``k17:admitted``, ``k17:refused``, ``k17:banned``) and the day's limits; and one set per day of
-the accounts with tallies (``usage:accounts:d<day>``), which the roll-up reads instead of
-scanning. The check writes them in its one round trip (``apikeys.limiter``); nothing here is on
-a request's path but ``usage_today``.
+(``k17:admitted``, ``k17:refused``, ``k17:banned``) and the day's limits (``per_<window>``);
+and one set per day of the accounts with tallies (``usage:accounts:d<day>``), which the roll-up
+reads instead of scanning. The check writes them in its one round trip (``apikeys.limiter``);
+nothing here is on a request's path but ``usage_today``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from apikeys.models.accounts import WINDOWS
+from apikeys.windows import WINDOWS
 from petstore import redis
 
 KINDS = ("admitted", "refused", "banned")
@@ -72,6 +72,12 @@ def tallies_by_key(fields: dict[str, int | str]) -> dict[int, Tally]:
         if key.startswith("k") and kind in KINDS and key[1:].isdigit():
             counts[int(key[1:])][kind] = int(value)
     return {key_id: Tally(**kinds) for key_id, kinds in counts.items()}
+
+
+def limits_of(fields: dict[str, int | str]) -> dict[str, int]:
+    """The day's limits in an account's tallies, by window name: those of the windows it
+    recorded (``per_minute``…; a window added since is not there)."""
+    return {w.name: int(fields[w.per]) for w in WINDOWS if w.per in fields}
 
 
 class MemoryTallies:

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from apikeys.models import Account, ApiKey, Ban, Plan
 from apikeys.services import apikey_revoke
+from apikeys.windows import WINDOWS
 from tests.admin_pages import column, form_data, listed, shown_messages
 from tests.assertions import assert_error
 
@@ -140,7 +141,7 @@ def test_the_account_list_shows_plan_keys_and_live_usage(
 def test_the_account_list_counts_refused_requests(
     manager_client, client, make_account, make_key, clock
 ):
-    account = make_account(plan="enterprise", per_minute=2, per_day=100)
+    account = make_account(plan="enterprise", per_minute=2)
     raw = make_key(account=account)
     statuses = [api_call(client, raw).status_code for _ in range(5)]
 
@@ -160,7 +161,9 @@ def test_the_account_page_shows_usage_against_the_plan(
 
     page = manager_client.get(change_url(key_row.account))
 
-    assert "1 of 60 this minute, 1 of 1000 today, 0 refused today" in page.content.decode()
+    shown = page.content.decode()
+    assert "1 of 60 this minute, " in shown
+    assert ", 1 of 1000 today, 0 refused today" in shown
 
 
 def test_accounts_are_searched_by_name_and_email(manager_client, make_account):
@@ -210,8 +213,7 @@ def test_enterprise_takes_its_custom_limits(manager_client, client, auth, key_ro
         form_data(
             form,
             plan=Plan.objects.get(code="enterprise").pk,
-            custom_requests_per_minute=5,
-            custom_requests_per_day=100,
+            **({w.custom_field: 100 for w in WINDOWS} | {"custom_requests_per_minute": 5}),
         ),
     )
 
@@ -230,7 +232,8 @@ def test_enterprise_without_custom_limits_is_a_form_error(manager_client, client
 
     assert response.status_code == HTTPStatus.OK
     errors = response.context["adminform"].form.errors
-    assert "An Enterprise account needs both custom limits." in errors["custom_requests_per_minute"]
+    for window in WINDOWS:
+        assert "An Enterprise account needs a limit in every window." in errors[window.custom_field]
     account.refresh_from_db()
     assert account.plan.code == "free"
     assert not LogEntry.objects.exists()

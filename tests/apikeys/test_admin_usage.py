@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apikeys.models import Account, ApiKey, DailyUsage
 from apikeys.usage import usage_rollup
+from apikeys.windows import WINDOWS
 from tests.admin_pages import column, listed
 from tests.conftest import CLOCK_START
 
@@ -30,8 +31,7 @@ def record(api_key: ApiKey, days_ago: int, admitted: int, refused: int = 0, per_
         api_key=api_key,
         admitted=admitted,
         refused=refused,
-        per_minute=60,
-        per_day=per_day,
+        limits={"minute": 60, "day": per_day},
         epoch="earlier",
         rolled_up_at=CLOCK_START,
     )
@@ -98,12 +98,14 @@ def test_the_csv_holds_the_accounts_ninety_days_and_each_keys(manager_client, cl
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
     lines = list(csv.reader(io.StringIO(response.content.decode())))
-    assert lines[0] == ["date", "key", "admitted", "refused", "banned", "per_minute", "per_day"]
-    totals = [line for line in lines[1:] if line[1] == "all keys"]
+    assert lines[0] == ["date", "key", "admitted", "refused", "banned", *(w.per for w in WINDOWS)]
+    totals = [dict(zip(lines[0], line, strict=True)) for line in lines[1:] if line[1] == "all keys"]
     assert len(totals) == 90
     day = (TODAY - timedelta(days=3)).isoformat()
-    assert [day, "all keys", "850", "12", "0", "60", "1000"] in lines
-    assert [day, first_key(busy).prefix, "850", "12", "0", "60", "1000"] in lines
+    # The limits the day recorded; a window it did not record is left empty.
+    limits = [{"minute": "60", "day": "1000"}.get(w.name, "") for w in WINDOWS]
+    assert [day, "all keys", "850", "12", "0", *limits] in lines
+    assert [day, first_key(busy).prefix, "850", "12", "0", *limits] in lines
 
 
 def test_only_those_who_may_see_the_account_get_its_csv(staff_client, clock, busy):

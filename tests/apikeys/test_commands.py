@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from apikeys import keys
 from apikeys.models import Account, ApiKey
+from apikeys.windows import WINDOWS
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +28,15 @@ def create_key(*args: str) -> tuple[str, str]:
 
 def bearer(raw: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {raw}"}
+
+
+def per_window(**chosen: int) -> tuple[list[str], dict[str, int]]:
+    """The flags of an Enterprise limit for every window, ``chosen`` by name and the others
+    roomy, and the limits they give by name."""
+    limits = {w.name: chosen.get(w.name, 1_000_000) for w in WINDOWS}
+    return [
+        part for name, limit in limits.items() for part in (f"--per-{name}", str(limit))
+    ], limits
 
 
 def test_it_prints_a_working_key_on_the_last_line(client):
@@ -84,13 +94,15 @@ def test_it_refuses_an_unknown_account():
 
 
 def test_it_sets_enterprise_limits(client):
-    _, raw = create_key("--plan", "enterprise", "--per-minute", "500", "--per-day", "20000")
+    flags, limits = per_window(minute=500, day=20000)
+    _, raw = create_key("--plan", "enterprise", *flags)
 
     api_key = ApiKey.objects.for_digest(keys.digest(raw))
     assert api_key is not None
     account = api_key.account
     assert account.plan.code == "enterprise"
-    assert (account.custom_requests_per_minute, account.custom_requests_per_day) == (500, 20000)
+    assert {w.name: getattr(account, w.custom_field) for w in WINDOWS} == limits
+    assert account.limits.by_name() == limits
     assert (account.limits.per_minute, account.limits.per_day) == (500, 20000)
     assert client.get("/v1/pets", headers=bearer(raw)).status_code == HTTPStatus.OK
 
@@ -98,25 +110,25 @@ def test_it_sets_enterprise_limits(client):
 def test_it_moves_an_existing_account_to_enterprise_with_its_limits(make_account):
     account = make_account(name="Big Shelter")
 
-    create_key(
-        "--plan", "enterprise", "--account", "Big Shelter", "--per-minute", "9", "--per-day", "99"
-    )
+    flags, _ = per_window(minute=9, day=99)
+    create_key("--plan", "enterprise", "--account", "Big Shelter", *flags)
 
     account.refresh_from_db()
     assert account.plan.code == "enterprise"
     assert (account.limits.per_minute, account.limits.per_day) == (9, 99)
 
 
+def all_but(name: str) -> tuple[str, ...]:
+    """Every window's flag but ``name``'s."""
+    flags, _ = per_window()
+    at = flags.index(f"--per-{name}")
+    return (*flags[:at], *flags[at + 2 :])
+
+
 @pytest.mark.parametrize(
-    "limits",
-    [
-        (),
-        ("--per-minute", "500"),
-        ("--per-day", "20000"),
-        ("--per-minute", "0", "--per-day", "20000"),
-    ],
+    "limits", [(), *(all_but(w.name) for w in WINDOWS), tuple(per_window(minute=0)[0])]
 )
-def test_it_refuses_enterprise_without_both_limits(limits):
+def test_it_refuses_enterprise_without_every_limit(limits):
     with pytest.raises(CommandError):
         create_key("--plan", "enterprise", *limits)
 

@@ -16,6 +16,7 @@ from apikeys.limiter import account_usage
 from apikeys.models import ApiKey
 from apikeys.records import RECORD_VERSION, KeyRecord
 from apikeys.services import apikey_revoke
+from apikeys.windows import WINDOWS
 from petstore import redis
 from tests.assertions import assert_error
 
@@ -50,7 +51,7 @@ def test_it_is_counted_against_its_own_account(client, make_account, make_key, r
 
 
 def test_its_refusals_are_its_accounts(client, make_key):
-    raw = make_key(plan="enterprise", per_minute=2, per_day=1000)
+    raw = make_key(plan="enterprise", per_minute=2)
     statuses = [read_elsewhere(client, raw).status_code for _ in range(3)]
 
     assert statuses == [HTTPStatus.OK, HTTPStatus.OK, HTTPStatus.TOO_MANY_REQUESTS]
@@ -115,7 +116,7 @@ def test_a_record_of_an_older_shape_is_rewritten_on_first_use(client, api_key, r
     name = record_name(keys.digest(api_key))
     fields = orjson.loads(KeyRecord.of(ApiKey.objects.get()).wire())
     # As an earlier release wrote it: another shape, its windows by name.
-    limits = dict(zip(("per_minute", "per_day"), fields.pop("limits"), strict=True))
+    limits = {w.per: limit for w, limit in zip(WINDOWS, fields.pop("limits"), strict=True)}
     redis.usable().execute("SET", name, orjson.dumps(fields | limits | {"v": 1}))
     redis_commands.clear()
 

@@ -3,6 +3,7 @@ refused wherever keys are made, and taken away from the keys that held one."""
 
 from __future__ import annotations
 
+import dataclasses
 from http import HTTPStatus
 from io import StringIO
 
@@ -15,6 +16,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from apikeys import keyring
 from apikeys.models import ApiKey
+from apikeys.records import KeyRecord
 from apikeys.services import apikey_issue
 from petstore import redis
 from petstore.scopes import PUBLISHABLE_SCOPES, Scope
@@ -96,14 +98,18 @@ def test_the_database_refuses_a_publishable_key_with_webhooks_read(make_key):
 def test_the_migration_takes_webhooks_read_away_and_the_record_is_read_again(make_key):
     make_key(kind="publishable", origins=(SHELTER,))
     make_key()
+    publishable = ApiKey.objects.select_related("account__plan").get(kind="publishable")
+    # Its record as the release before kept it, made with today's models, which the tables of
+    # 0005 may not match (a window added since).
+    old_scopes = frozenset({"events:read", "pets:read", "webhooks:read"})
+    stale = dataclasses.replace(KeyRecord.of(publishable), scope_set=old_scopes)
     executor = MigrationExecutor(connection)
     executor.migrate([("apikeys", "0005_event_and_webhook_scopes")])
-    ApiKey.objects.filter(kind="publishable").update(scopes="events:read pets:read webhooks:read")
-    keyring.publish([ApiKey.objects.get(kind="publishable").digest])
-    record = keyring.record_name(ApiKey.objects.get(kind="publishable").digest)
+    ApiKey.objects.filter(kind="publishable").update(scopes=" ".join(sorted(old_scopes)))
+    record = keyring.record_name(publishable.digest)
     client = redis.client()
     assert client is not None
-    assert client.execute("EXISTS", record) == 1
+    client.execute("SET", record, stale.wire())
 
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())  # every app, as `migrate` does

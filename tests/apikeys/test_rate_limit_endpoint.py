@@ -9,6 +9,7 @@ from apikeys.keyring import keyring
 from apikeys.limiter import BAN_STRIKES
 from apikeys.models import Plan
 from apikeys.services import account_set_plan
+from apikeys.windows import WINDOWS
 from tests.assertions import assert_error
 
 
@@ -34,7 +35,9 @@ def test_its_figures_match_the_headers_after_n_real_calls(client, auth, clock):
     assert response.status_code == HTTPStatus.OK
     body = response.json()
     assert body["plan"] == {"code": "free", "name": "Free"}
-    minute, day = body["windows"]
+    windows = {window["name"]: window for window in body["windows"]}
+    assert list(windows) == [w.name for w in WINDOWS]
+    minute, day = windows["minute"], windows["day"]
     assert minute == {
         "name": "minute",
         "limit": int(last["X-RateLimit-Limit"]),

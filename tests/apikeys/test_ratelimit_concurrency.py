@@ -26,7 +26,7 @@ def _fire(account_ids: list[int], ready: Barrier, results) -> None:
     from apikeys.models import Limits
 
     time_machine.travel(INSTANT, tick=False).start()  # this process ends with the round
-    free = Limits((60, 1000))
+    free = Limits.of(minute=60, day=1000)
     for account_id in account_ids:
         go = threading.Event()
         outcomes: list[bool] = []

@@ -9,6 +9,8 @@ from http import HTTPStatus
 import pytest
 from django.test import Client
 
+from apikeys.windows import WINDOWS
+
 RATE_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
 
@@ -153,10 +155,15 @@ def test_both_header_families_agree_on_every_status(client, widget, clock, case,
     assert_both_families_agree(response, clock.now)
 
 
-def test_a_keys_policy_lists_the_minute_and_the_day(client, auth, clock):
+def test_a_keys_policy_lists_every_window_of_its_plan(client, auth, key_row, clock):
     response = client.get("/v1/pets", headers=auth)
 
-    assert response["RateLimit-Policy"] == '"minute";q=60;w=60, "day";q=1000;w=86400'
+    plan = key_row.account.plan
+    assert response["RateLimit-Policy"] == ", ".join(
+        f'"{w.name}";q={getattr(plan, w.plan_field)};w={w.seconds}' for w in WINDOWS
+    )
+    assert response["RateLimit-Policy"].startswith('"minute";q=60;w=60, ')  # the Free plan's
+    assert '"day";q=1000;w=86400' in response["RateLimit-Policy"]
     assert response["RateLimit"] == '"minute";r=59;t=40'
 
 
@@ -166,7 +173,7 @@ def test_the_day_is_named_when_it_is_the_tightest(client, make_key, clock):
     response = client.get("/v1/pets", headers=headers)
 
     policies, (name, remaining, seconds_left) = ietf_fields(response)
-    assert policies == {"minute": (50, 60), "day": (3, 86_400)}
+    assert (policies["minute"], policies["day"]) == ((50, 60), (3, 86_400))
     assert (name, remaining) == ("day", 2)
     assert seconds_left == 86_400 - int(clock.now) % 86_400
 

@@ -8,6 +8,7 @@ from http import HTTPStatus
 import pytest
 
 from apikeys.usage import usage_rollup
+from apikeys.windows import WINDOWS
 from tests.conftest import CLOCK_START
 
 TODAY = CLOCK_START.date()
@@ -42,19 +43,24 @@ def test_it_lists_thirty_days_oldest_first_with_today_live(client, clock, make_a
         "admitted": 3,
         "refused": 0,
         "banned": 0,
-        "perMinute": 60,
-        "perDay": 1000,
+        **each_windows_limit(account.limits.by_name()),
     }
     assert days[-3] == {
         "date": (TODAY - timedelta(days=2)).isoformat(),
         "admitted": 4,
         "refused": 0,
         "banned": 0,
-        "perMinute": 60,
-        "perDay": 1000,
+        **each_windows_limit(account.limits.by_name()),
     }
+    assert (days[-1]["perMinute"], days[-1]["perDay"]) == (60, 1000)  # the Free plan's
     assert days[-2]["admitted"] == 0
-    assert days[-2]["perDay"] is None  # nothing recorded the limits of a day without requests
+    # Nothing recorded the limits of a day without requests.
+    assert {name: days[-2][name] for name in each_windows_limit({})} == each_windows_limit({})
+
+
+def each_windows_limit(limits: dict[str, int]) -> dict[str, int | None]:
+    """Each window's limit as an entry names it (``perMinute``), None where not given."""
+    return {"per" + w.name.title(): limits.get(w.name) for w in WINDOWS}
 
 
 def test_refusals_are_reported_and_the_call_is_counted_like_any(client, clock, make_key):

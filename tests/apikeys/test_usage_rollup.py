@@ -9,7 +9,8 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connections
+from django.db import connection, connections
+from django.db.migrations.executor import MigrationExecutor
 
 from apikeys import keys
 from apikeys.limiter import BAN_STRIKES
@@ -71,9 +72,11 @@ def test_the_roll_up_files_each_keys_requests_and_the_accounts_total(client, clo
     }
     (total,) = usage_history(account_id=account.pk, limits=account.limits, days=1).days
     assert (total.admitted, total.refused, total.banned) == (60, BAN_STRIKES - 1, 3)
-    assert (total.per_minute, total.per_day) == (60, 1000)
+    # Every window's limit that day, the Free plan's.
+    assert total.limits == account.limits.by_name()
+    assert (total.limits["minute"], total.limits["day"]) == (60, 1000)
     row = DailyUsage.objects.filter(api_key_id=key_id(first)).get()
-    assert (row.account_id, row.day, row.per_minute, row.per_day) == (account.pk, TODAY, 60, 1000)
+    assert (row.account_id, row.day, row.limits) == (account.pk, TODAY, total.limits)
 
 
 def test_running_the_roll_up_again_changes_nothing(client, clock, two_keys):
@@ -197,8 +200,7 @@ def test_retention_drops_the_days_older_than_ninety(clock, two_keys):
             account=account,
             api_key=api_key,
             admitted=1,
-            per_minute=60,
-            per_day=1000,
+            limits=account.limits.by_name(),
             epoch="e",
             rolled_up_at=CLOCK_START,
         )
@@ -240,3 +242,28 @@ def test_the_command_says_so_when_redis_is_unreachable(settings, db):
         call_command("rollup_usage", stdout=StringIO())
 
     assert DailyUsage.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_days_rolled_up_before_limits_by_window_keep_theirs(two_keys):
+    account, first, _ = two_keys
+    first_id = key_id(first)  # read with today's models, which the tables of 0006 may not match
+    before = ("apikeys", "0006_publishable_keys_hold_no_webhooks")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    rows = executor.loader.project_state([before]).apps.get_model("apikeys", "DailyUsage")
+    rows.objects.create(
+        day=TODAY,
+        account_id=account.pk,
+        api_key_id=first_id,
+        admitted=1,
+        per_minute=60,
+        per_day=1000,
+        epoch="e",
+        rolled_up_at=CLOCK_START,
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    assert DailyUsage.objects.get().limits == {"minute": 60, "day": 1000}

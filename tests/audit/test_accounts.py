@@ -39,7 +39,7 @@ def test_a_plan_changed_on_the_account_page_is_recorded(manager_desk, make_accou
 
 
 def test_custom_limits_changed_on_the_account_page_are_recorded(manager_desk, make_account):
-    account = make_account(plan="enterprise", per_minute=5, per_day=500)
+    account = make_account(plan="enterprise", per_minute=5)
 
     change_account(manager_desk, account, custom_requests_per_minute=50)
 

@@ -36,8 +36,7 @@ def thirty_days(account: Account, api_key: ApiKey, busy: bool) -> None:
             api_key=api_key,
             admitted=admitted_on(days_ago) if busy else 120,
             refused=refused_on(days_ago) if busy else 0,
-            per_minute=60,
-            per_day=1000,
+            limits={"minute": 60, "day": 1000},
             epoch="browser-test",
             rolled_up_at=datetime.now(UTC),
         )

@@ -14,6 +14,7 @@ from playwright.sync_api import Page
 
 from apikeys import services as apikey_services
 from apikeys.models import ApiKey, DailyUsage, Plan
+from apikeys.windows import WINDOWS
 from pets.models import Category, Pet
 from store import services as store_services
 from tests.browser.conftest import PASSWORD, log_in, make_staff, screenshot
@@ -79,13 +80,11 @@ def realistic_rows() -> None:
         )
         for n, code in enumerate(["free", "pro", "business"])
     ]
+    # Every window's limit at its widest, the minute's aside.
+    widest: dict[str, Any] = {w.per: 5_000_000 for w in WINDOWS} | {"per_minute": 5000}
     accounts.append(
         apikey_services.account_create(
-            name="Paws",
-            email="ops@paws.example",
-            plan=plans["enterprise"],
-            per_minute=5000,
-            per_day=5_000_000,
+            name="Paws", email="ops@paws.example", plan=plans["enterprise"], **widest
         )
     )
     apikey_services.account_suspend(account=accounts[2])
@@ -132,8 +131,7 @@ def realistic_rows() -> None:
             api_key=account.api_keys.order_by("id")[0],
             admitted=admitted,
             refused=refused,
-            per_minute=limits.per_minute,
-            per_day=limits.per_day,
+            limits=limits.by_name(),
             epoch="widths",
             rolled_up_at=now,
         )

@@ -80,7 +80,7 @@ def test_every_kind_of_event_the_feed_serves_is_as_the_document_says(
     client, make_account, make_key, clock
 ):
     # Ten requests a day: the eighth passes 80 % (usage.threshold); the ninth reads the feed.
-    account = make_account(plan="enterprise", per_minute=1000, per_day=10)
+    account = make_account(plan="enterprise", per_day=10)
     key = make_key(account, scopes=list(ALL_SCOPES))
 
     def post(path: str, body: dict) -> dict:

@@ -229,7 +229,7 @@ def test_a_transaction_left_open_elsewhere_does_not_hold_back_a_new_event(
 def test_the_day_window_passing_80_and_100_percent_is_an_event_once_each(
     client, make_account, make_key, clock
 ):
-    account = make_account(plan="enterprise", per_minute=1000, per_day=10)
+    account = make_account(plan="enterprise", per_day=10)
     first, second = make_key(account), make_key(account)
     other = make_key()
 

@@ -30,7 +30,7 @@ def _workers(front: Front) -> set[str]:
 def test_a_sighup_reload_under_load_loses_no_request(
     own_front: Front, make_key: Callable[..., str]
 ):
-    key = make_key(plan="enterprise", per_minute=1_000_000, per_day=10_000_000)
+    key = make_key(plan="enterprise")
     statuses: list[int | str] = []
     lock = threading.Lock()
     stop = threading.Event()

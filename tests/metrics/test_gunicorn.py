@@ -107,7 +107,7 @@ def send_all(url: str, keys: Sequence[str]) -> Counter[int]:
 
 
 def test_bare_gunicorn_with_the_project_s_configuration_counts_every_worker(configured, make_key):
-    key = make_key(plan="enterprise", per_minute=1_000_000, per_day=1_000_000)
+    key = make_key(plan="enterprise")
     unknown = "sk_live_" + "0" * 40
     # The config set up a directory of the run's own, named after gunicorn's master.
     directory = own_directory(configured.process.pid)

@@ -62,7 +62,7 @@ def world(instance: Instance, key: str, make_pet, dog) -> World:
 
 
 def test_every_operation_says_who_may_keep_its_answer(instance, make_key, make_pet, dog):
-    key = make_key(plan="enterprise", per_minute=100_000, per_day=100_000, scopes=list(ALL_SCOPES))
+    key = make_key(plan="enterprise", scopes=list(ALL_SCOPES))
     doc = document()
     place = world(instance, key, make_pet, dog)
     declared = doc["components"]["headers"]["Cache-Control"]["schema"]["enum"]

@@ -15,7 +15,7 @@ from drf_spectacular.plumbing import ComponentRegistry
 from apikeys.admin.accounts import AccountAdmin
 from apikeys.admin.plans import PlanAdmin
 from apikeys.models import Account, Plan
-from apikeys.models.accounts import WINDOWS
+from apikeys.windows import WINDOWS
 from events.types import AUDIENCE, EVENT_TYPES
 from petstore.openapi import EVERY_ANSWER
 
@@ -94,7 +94,7 @@ def test_the_feed_takes_every_type_in_any_order(client, make_key, separator, sta
 def test_the_windows_are_those_of_their_table_everywhere(client, make_key, make_account):
     """The headers, GET /v1/rate_limit, the models and the admin each show every window of
     WINDOWS, in its order, with its length and its limit."""
-    account = make_account(plan="enterprise", per_minute=7, per_day=70)
+    account = make_account(plan="enterprise", **{w.per: 7 * 10**n for n, w in enumerate(WINDOWS)})
     key = make_key(account)
     auth = {"Authorization": f"Bearer {key}"}
     policy = client.get("/v1/pets", headers=auth)["RateLimit-Policy"]

@@ -30,7 +30,7 @@ REPR = re.compile(r"ErrorDetail|code=|string=|\{\s*['\"\d]|\[\s*['\"]|\(\s*['\"]
 @pytest.fixture
 def place(client, settings, make_key, make_pet, dog) -> tuple[World, dict[str, str]]:
     settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE = True  # the endpoint is on loopback
-    key = make_key(plan="enterprise", per_minute=100_000, per_day=100_000, scopes=list(ALL_SCOPES))
+    key = make_key(plan="enterprise", scopes=list(ALL_SCOPES))
     auth = {"Authorization": f"Bearer {key}"}
 
     def post(path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -39,7 +39,7 @@ def load(instance: Instance, key: str, seconds: float, clients: int = 8) -> list
 
 @pytest.fixture
 def busy_key(make_key) -> str:
-    return make_key(plan="enterprise", per_minute=1_000_000, per_day=1_000_000)
+    return make_key(plan="enterprise")
 
 
 def test_a_killed_worker_is_replaced_and_other_requests_do_not_fail(two_instances, busy_key):

@@ -27,7 +27,7 @@ def test_every_event_reaches_the_receiver_through_a_killed_worker_and_a_broker_r
     make_key, dog, receiver, tmp_path: Path, monkeypatch
 ):
     monkeypatch.setenv("PETSTORE_WEBHOOK_ALLOW_PRIVATE", "1")  # the receiver is on loopback
-    key = make_key(plan="enterprise", per_minute=1_000_000, per_day=1_000_000)
+    key = make_key(plan="enterprise")
     broker_port = free_port()
     broker = redis_server(broker_port)
     env = worker_env(REDIS_URL=f"redis://127.0.0.1:{broker_port}/0")

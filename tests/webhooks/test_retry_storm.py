@@ -79,9 +79,7 @@ def test_a_retry_storm_holds_two_places_and_slows_no_other_account(
     client, make_key, dog, receiver, other_receiver, api, delivering
 ):
     holding, quick_receiver = other_receiver, receiver
-    slow, quick = (
-        make_key(plan="enterprise", per_minute=100_000, per_day=1_000_000) for _ in range(2)
-    )
+    slow, quick = (make_key(plan="enterprise") for _ in range(2))
     slow_endpoint = subscribe(client, slow, holding.url, "order.placed")
     subscribe(client, quick, quick_receiver.url, "pet.created")
     for _ in range(RETRIES):

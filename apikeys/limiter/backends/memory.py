@@ -100,11 +100,15 @@ class MemoryBackend:
 
     def give_back(self, keys: Keys, args: GiveBack, now: int) -> int:
         with self._lock:
-            name = keys.windows[args.window - 1]
-            count = self._get(name, now)
-            if count <= 0 or str(count) in args.thresholds.split(","):
+            given = [n for n, give in enumerate(args.windows) if give]
+            counts = {n: self._get(keys.windows[n], now) for n in given}
+            for n, count in counts.items():
+                if count <= 0 or str(count) in args.thresholds[n].split(","):
+                    return 0
+            if not given:
                 return 0
-            self._values[name] = (count - 1, self._values[name][1])
+            for n, count in counts.items():
+                self._values[keys.windows[n]] = (count - 1, self._values[keys.windows[n]][1])
         if args.usage_field:
             self.tallies.subtract(keys.usage, args.usage_field, now)
         return 1

@@ -8,7 +8,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from apikeys import services
 from apikeys.models import Account, KeyKind, Plan, PlanCode
-from apikeys.models.accounts import DAY, WINDOWS, custom_limits_errors
+from apikeys.models.accounts import custom_limits_errors
+from apikeys.windows import WINDOWS
 from audit.services import Actor
 
 # How the trail names this command's changes.
@@ -29,9 +30,8 @@ class Command(BaseCommand):
             help="Name or id of an existing account; without it a new account is made.",
         )
         for window in WINDOWS:
-            period = f"UTC {window.name}" if window.seconds == DAY else window.name
             parser.add_argument(
-                f"--per-{window.name}", type=int, help=f"Enterprise limit per {period}."
+                f"--per-{window.name}", type=int, help=f"Enterprise limit per {window.period}."
             )
         parser.add_argument("--expires-in-days", type=int, help="Expire the key after N days.")
         parser.add_argument(
