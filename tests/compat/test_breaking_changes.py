@@ -27,6 +27,12 @@ COMPARE = ROOT / "openapi" / "compare.py"
 Document = dict[str, Any]
 
 
+@pytest.fixture(autouse=True)
+def _optic() -> None:
+    if not (ROOT / ".tools" / "compat" / "node_modules" / ".bin" / "optic").exists():
+        pytest.fail("Optic is missing: run `make compat-tools` (make test does it first).")
+
+
 def schemas(document: Document) -> dict[str, Any]:
     return document["components"]["schemas"]
 
@@ -169,6 +175,11 @@ def test_the_readmes_closed_enums_are_those_the_document_marks(client, db):
     assert closed_in_readme() == closed_in(served)
     # An enum the release closed stays closed (opening it would let it grow).
     assert closed_in(yaml.safe_load(RELEASE.read_text())) <= closed_in(served)
+
+
+def test_each_release_is_named_by_its_version():
+    for release in (ROOT / "openapi" / "releases").glob("*.yaml"):
+        assert yaml.safe_load(release.read_text())["info"]["version"] == release.stem
 
 
 def test_todays_document_keeps_the_latest_releases_promise(client, db, tmp_path: Path):
