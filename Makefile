@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} \
 # make run: the embedded set-up (SQLite, in-process cache, one process), whatever the shell has.
 RUN_ENV := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: install run serve test services chromium nginx promtool typescript clients client-tools lint format bench mutate clean
+.PHONY: install run serve test services chromium nginx promtool typescript clients client-tools compat-tools lint format bench mutate clean
 
 install: $(VENV)/.installed
 
@@ -44,7 +44,7 @@ run: install
 		trap 'kill $$worker 2>/dev/null' EXIT; \
 		$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install services chromium nginx promtool typescript client-tools
+test: install services chromium nginx promtool typescript client-tools compat-tools
 	@$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)
 
 # PostgreSQL and Redis at the local defaults: started when stopped, installed when missing and we
@@ -114,6 +114,17 @@ $(CLIENT_TOOLS): clients/typescript/package.json clients/typescript/package-lock
 		mkdir -p .tools/clients/typescript && cp $^ .tools/clients/typescript/ && \
 		npm ci --silent --no-audit --no-fund --prefix .tools/clients/typescript && touch $@
 
+# The compatibility promise (docs/compatibility.md): Optic's CLI at tests/compat's lock's versions,
+# in .tools/; `make lint` compares today's document with the latest release's in
+# openapi/releases/ and fails on a breaking change, and tests/compat shows what it refuses.
+COMPAT_TOOLS := .tools/compat/node_modules/.installed
+compat-tools: $(COMPAT_TOOLS)
+
+$(COMPAT_TOOLS): tests/compat/package.json tests/compat/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm is missing: the compatibility check will fail. Install Node.js 20 with npm."; exit 0; }; \
+		mkdir -p .tools/compat && cp $^ .tools/compat/ && \
+		npm ci --silent --no-audit --no-fund --prefix .tools/compat && touch $@
+
 clients: install $(CLIENT_TOOLS)
 	$(PY) clients/generate.py
 
@@ -128,7 +139,7 @@ LINT_ENV := DATABASE_URL=sqlite://:memory: DEBUG=1
 # from the npm registry, into .tools/.
 REDOCLY := .tools/node_modules/.bin/redocly
 
-lint: install $(REDOCLY) $(CLIENT_TOOLS)
+lint: install $(REDOCLY) $(CLIENT_TOOLS) $(COMPAT_TOOLS)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
@@ -137,6 +148,7 @@ lint: install $(REDOCLY) $(CLIENT_TOOLS)
 	$(LINT_ENV) $(PY) manage.py makemigrations --check --dry-run
 	$(LINT_ENV) $(PY) manage.py spectacular --file .tools/openapi.yaml
 	$(REDOCLY) lint .tools/openapi.yaml --format=stylish
+	$(PY) openapi/compare.py .tools/openapi.yaml
 	$(PY) clients/generate.py --check
 
 $(REDOCLY):

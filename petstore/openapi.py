@@ -222,3 +222,26 @@ def add_common_responses(
                 if status == "429":
                     fields["Retry-After"] = _header_ref("Retry-After")
     return result
+
+
+# The compatibility promise (docs/compatibility.md): every enum in an answer is open (a later
+# 1.x may add values, and clients keep the unknown ones), except these, whose values are the
+# whole set until 2.0. An enum only in requests is closed by nature: the server refuses others.
+CLOSED_ENUM = "x-enum-closed"
+CLOSED_SCHEMAS = ("PetStatus",)
+
+
+def mark_closed_enums(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: ``x-enum-closed: true`` on each closed enum, the
+    schemas named above and every enum a parameter takes."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name in CLOSED_SCHEMAS:
+        schemas[name][CLOSED_ENUM] = True
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                if "enum" in parameter.get("schema", {}):
+                    parameter["schema"][CLOSED_ENUM] = True
+    return result

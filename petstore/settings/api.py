@@ -108,6 +108,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "events.openapi.inline_event_types",
         "petstore.openapi.add_common_responses",
+        "petstore.openapi.mark_closed_enums",
         "petstore.openapi.list_this_server_first",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
