@@ -22,7 +22,7 @@ from tests.waiting import wait_until
 from tests.webhooks.conftest import wait_for_a_worker, worker_env
 from tests.webhooks.raw_receiver import Answer, raw_receiver
 from tests.webhooks.test_update import send, subscribe
-from webhooks import answers, tasks
+from webhooks import answers, services, tasks
 from webhooks.models import RESPONSE_CHARS, AttemptError, Delivery, DeliveryState, Endpoint
 
 # The answer's time, in these tests and the workers' (tests/webhooks/conftest.py).
@@ -258,8 +258,10 @@ def assert_recorded_and_scheduled(delivery: Delivery) -> None:
 def test_every_answer_is_recorded_and_scheduled(make_account, receiver, case):
     receiver.answer = case.answer()
     delivery = owed(make_account(), receiver.url)
+    # A run is sent only under its lease (services.lease_due), as a worker gets it.
+    (run,) = services.lease_due(endpoint_id=delivery.endpoint_id)
 
-    tasks.deliver([delivery.pk])
+    tasks.deliver(run)
 
     delivery.refresh_from_db()
     assert_recorded_and_scheduled(delivery)
