@@ -59,7 +59,7 @@ def test_it_rejects_another_scheme(client, api_key, scheme):
 def test_it_rejects_an_empty_bearer_token(client, db, header):
     response = client.get(URL, headers={"Authorization": header})
 
-    assert_unauthorized(response)
+    assert_unauthorized(response, "The bearer token is empty.")
 
 
 # Each is built from a real, working key, so that only the named defect makes it fail.

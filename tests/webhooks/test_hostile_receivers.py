@@ -258,9 +258,9 @@ def assert_recorded_and_scheduled(delivery: Delivery) -> None:
 def test_every_answer_is_recorded_and_scheduled(make_account, receiver, case):
     receiver.answer = case.answer()
     delivery = owed(make_account(), receiver.url)
-
-    # Leased as dispatch leases it: the task sends only what its lease holds.
+    # A run is sent only under its lease (services.lease_due), as a worker gets it.
     (run,) = services.lease_due(endpoint_id=delivery.endpoint_id)
+
     tasks.deliver(run)
 
     delivery.refresh_from_db()
