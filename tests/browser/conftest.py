@@ -62,7 +62,7 @@ def page(live_server: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Page]:
 
 
 def screenshot(page: Page, name: str) -> None:
-    """Refresh the README's screenshots when asked to (SAVE_SCREENSHOTS=1)."""
+    """Refresh the screenshots of docs/staff.md when asked to (SAVE_SCREENSHOTS=1)."""
     if os.environ.get("SAVE_SCREENSHOTS") == "1":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
