@@ -7,16 +7,13 @@ from __future__ import annotations
 import json
 import re
 from http import HTTPStatus
-from typing import Any
 
 import pytest
 
-from apikeys.models import ALL_SCOPES
 from tests.assertions import assert_error
 from tests.petstore.operations import (
     Bad,
     Operation,
-    World,
     bad_in_body,
     bad_in_query,
     document,
@@ -25,32 +22,6 @@ from tests.petstore.operations import (
 
 # What a Python structure looks like when printed: DRF's ErrorDetail, a dict or list literal.
 REPR = re.compile(r"ErrorDetail|code=|string=|\{\s*['\"\d]|\[\s*['\"]|\(\s*['\"]")
-
-
-@pytest.fixture
-def place(client, settings, make_key, make_pet, dog) -> tuple[World, dict[str, str]]:
-    settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE = True  # the endpoint is on loopback
-    key = make_key(plan="enterprise", scopes=list(ALL_SCOPES))
-    auth = {"Authorization": f"Bearer {key}"}
-
-    def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
-        response = client.post(path, body, "application/json", headers=auth)
-        assert response.status_code < 300, response.content
-        return response.json()
-
-    endpoint = post(
-        "/v1/webhook_endpoints", {"url": World({}).receiver_url, "events": ["pet.created"]}
-    )
-    sent = post(f"/v1/webhook_endpoints/{endpoint['id']}/test", {"type": "pet.created"})
-    order = post("/v1/store/orders", {"petId": make_pet("Adopted").pk})
-    ids = {
-        "petId": make_pet("Wanted").pk,
-        "categoryId": dog.pk,
-        "orderId": order["id"],
-        "endpointId": endpoint["id"],
-        "deliveryId": sent["id"],
-    }
-    return World(ids), auth
 
 
 def cases() -> list[tuple[str, str, str]]:

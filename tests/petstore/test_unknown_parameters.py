@@ -10,38 +10,11 @@ from typing import Any
 import pytest
 from django.urls import resolve
 
-from apikeys.models import ALL_SCOPES
 from pets.models import Pet
 from petstore.pagination import encode_cursor
 from petstore.query_parameters import taken
 from tests.assertions import assert_error
 from tests.petstore.operations import Operation, World, document, operations
-
-
-@pytest.fixture
-def place(client, settings, make_key, make_pet, dog) -> tuple[World, dict[str, str]]:
-    settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE = True  # the endpoint is on loopback
-    key = make_key(plan="enterprise", scopes=list(ALL_SCOPES))
-    auth = {"Authorization": f"Bearer {key}"}
-
-    def post(path: str, body: dict[str, Any]) -> dict[str, Any]:
-        response = client.post(path, body, "application/json", headers=auth)
-        assert response.status_code < 300, response.content
-        return response.json()
-
-    endpoint = post(
-        "/v1/webhook_endpoints", {"url": World({}).receiver_url, "events": ["pet.created"]}
-    )
-    sent = post(f"/v1/webhook_endpoints/{endpoint['id']}/test", {"type": "pet.created"})
-    order = post("/v1/store/orders", {"petId": make_pet("Adopted").pk})
-    ids = {
-        "petId": make_pet("Wanted").pk,
-        "categoryId": dog.pk,
-        "orderId": order["id"],
-        "endpointId": endpoint["id"],
-        "deliveryId": sent["id"],
-    }
-    return World(ids), auth
 
 
 def call(client, operation: Operation, world: World, auth: dict[str, str], query: str) -> Any:
