@@ -14,7 +14,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} \
 # make run: the embedded set-up (SQLite, in-process cache, one process), whatever the shell has.
 RUN_ENV := env -u DATABASE_URL -u REDIS_URL DEBUG=1
 
-.PHONY: install run serve test services chromium nginx promtool typescript clients client-tools compat-tools lint format bench mutate clean
+.PHONY: install run serve test services chromium nginx promtool typescript clients client-tools compat-tools lint format bench mutate release clean
 
 install: $(VENV)/.installed
 
@@ -128,6 +128,14 @@ $(COMPAT_TOOLS): tests/compat/package.json tests/compat/package-lock.json
 clients: install $(CLIENT_TOOLS)
 	$(PY) clients/generate.py
 
+# make release VERSION=x.y.z: the changelog's Unreleased entries become the release's, the
+# version is set, its document kept in openapi/releases/, and the SDKs stamped and regenerated.
+release: install $(CLIENT_TOOLS)
+	@test -n "$(VERSION)" || { echo "Usage: make release VERSION=x.y.z"; exit 2; }
+	$(PY) openapi/release.py cut $(VERSION)
+	$(LINT_ENV) $(PY) manage.py spectacular --file openapi/releases/$(VERSION).yaml
+	$(PY) clients/generate.py
+
 # make serve: the production stack in the foreground, nginx on $(SERVE_LISTEN) before gunicorn,
 # configured from the environment (DATABASE_URL, REDIS_URL, SECRET_KEY required). Ctrl-C stops it.
 SERVE_LISTEN ?= 127.0.0.1:8080
@@ -149,6 +157,7 @@ lint: install $(REDOCLY) $(CLIENT_TOOLS) $(COMPAT_TOOLS)
 	$(LINT_ENV) $(PY) manage.py spectacular --file .tools/openapi.yaml
 	$(REDOCLY) lint .tools/openapi.yaml --format=stylish
 	$(PY) openapi/compare.py .tools/openapi.yaml
+	$(PY) openapi/release.py check .tools/openapi.yaml
 	$(PY) clients/generate.py --check
 
 $(REDOCLY):

@@ -3,11 +3,18 @@ the settings of DRF and of the OpenAPI document (drf-spectacular)."""
 
 from __future__ import annotations
 
+import tomllib
 from datetime import UTC, datetime
+from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
 from petstore.settings.environment import env_date, env_list, env_str
+
+# The API's version is the project's (pyproject.toml), the one place a release sets it:
+# `make clients` stamps the SDKs with it, and the document's info.version is it.
+with (Path(__file__).resolve().parents[2] / "pyproject.toml").open("rb") as _file:
+    PETSTORE_API_VERSION: str = tomllib.load(_file)["project"]["version"]
 
 PETSTORE_ENVIRONMENT = env_str("PETSTORE_ENVIRONMENT", "production")
 if PETSTORE_ENVIRONMENT not in {"production", "staging"}:
@@ -82,7 +89,7 @@ SPECTACULAR_SETTINGS = {
         "reports the limit in `X-RateLimit-*` headers and in the `RateLimit-Policy` and "
         "`RateLimit` fields of draft-ietf-httpapi-ratelimit-headers-11."
     ),
-    "VERSION": "1.0.0",
+    "VERSION": PETSTORE_API_VERSION,
     "SERVERS": [
         {"url": PETSTORE_BASE_URL.rstrip("/"), "description": "Production"},
         {"url": PETSTORE_STAGING_BASE_URL.rstrip("/"), "description": "Staging"},

@@ -1,0 +1,150 @@
+"""One version, one changelog: openapi/release.py (what `make lint` and `make release` run) on a
+copy of the files it reads, and clients/generate.py stamping the SDKs with the one version."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+ADDED = "### Added\n\n- `breed` on Pet.\n"
+
+
+def script(path: str) -> ModuleType:
+    """One of the repository's scripts, which are not in a package, as a module."""
+    spec = importlib.util.spec_from_file_location(Path(path).stem, ROOT / path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def release_tool() -> ModuleType:
+    return script("openapi/release.py")
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    """The files the tool reads, copied as the repository holds them."""
+    for name in ("pyproject.toml", "CHANGELOG.md"):
+        shutil.copyfile(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "openapi" / "releases", tmp_path / "openapi" / "releases")
+    return tmp_path
+
+
+def check(checkout: Path, today: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "openapi/release.py", f"--root={checkout}", "check", str(today)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def changed_document(checkout: Path) -> Path:
+    """The latest release's document with an optional field added to Pet."""
+    releases = sorted((checkout / "openapi" / "releases").glob("*.yaml"))
+    document = yaml.safe_load(releases[-1].read_text())
+    document["components"]["schemas"]["Pet"]["properties"]["breed"] = {"type": "string"}
+    today = checkout / "today.yaml"
+    today.write_text(yaml.safe_dump(document))
+    return today
+
+
+def add_unreleased(checkout: Path, entries: str) -> None:
+    changelog = checkout / "CHANGELOG.md"
+    text = changelog.read_text().replace(
+        "## Unreleased\n\nNothing yet.\n", f"## Unreleased\n\n{entries}"
+    )
+    changelog.write_text(text)
+
+
+def test_the_release_as_served_passes(checkout):
+    releases = sorted((checkout / "openapi" / "releases").glob("*.yaml"))
+
+    assert check(checkout, releases[-1]).returncode == 0
+
+
+def test_a_changed_document_with_nothing_unreleased_fails_naming_the_changelog(checkout):
+    verdict = check(checkout, changed_document(checkout))
+
+    assert verdict.returncode == 1
+    assert 'CHANGELOG.md\'s "Unreleased" section lists nothing' in verdict.stderr
+
+
+def test_a_changed_document_with_its_changelog_entry_passes(checkout):
+    add_unreleased(checkout, ADDED)
+
+    assert check(checkout, changed_document(checkout)).returncode == 0
+
+
+def test_a_version_set_by_hand_fails(checkout):
+    pyproject = checkout / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('version = "1.0.0"', 'version = "1.1.0"', 1))
+
+    verdict = check(checkout, sorted((checkout / "openapi" / "releases").glob("*.yaml"))[-1])
+
+    assert verdict.returncode == 1
+    assert "version is 1.1.0, the latest release 1.0.0" in verdict.stderr
+
+
+def test_a_release_without_its_changelog_section_fails(checkout):
+    shutil.copyfile(
+        checkout / "openapi/releases/1.0.0.yaml", checkout / "openapi/releases/1.0.1.yaml"
+    )
+    pyproject = checkout / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('version = "1.0.0"', 'version = "1.0.1"', 1))
+
+    verdict = check(checkout, checkout / "openapi/releases/1.0.1.yaml")
+
+    assert verdict.returncode == 1
+    assert "CHANGELOG.md has no section for release 1.0.1." in verdict.stderr
+
+
+def test_cutting_moves_the_unreleased_entries_under_the_version_and_sets_it(checkout):
+    add_unreleased(checkout, ADDED)
+
+    release_tool().cut(checkout, "1.1.0", date(2026, 12, 1))
+
+    changelog = (checkout / "CHANGELOG.md").read_text()
+    assert (
+        "## Unreleased\n\nNothing yet.\n\n## 1.1.0 (2026-12-01)\n\n### Added\n\n- `breed`"
+        in changelog
+    )
+    assert 'version = "1.1.0"' in (checkout / "pyproject.toml").read_text()
+
+
+@pytest.mark.parametrize("version", ["1.0.0", "0.9.0", "1.1", "v1.1.0"])
+def test_cutting_refuses_a_version_that_does_not_follow_the_latest(checkout, version):
+    add_unreleased(checkout, ADDED)
+
+    with pytest.raises(SystemExit, match=r"does not follow the latest release, 1\.0\.0"):
+        release_tool().cut(checkout, version, date(2026, 12, 1))
+
+
+def test_cutting_refuses_a_release_with_nothing_in_it(checkout):
+    with pytest.raises(SystemExit, match="lists nothing to release"):
+        release_tool().cut(checkout, "1.1.0", date(2026, 12, 1))
+
+
+def test_every_sdk_states_the_projects_version_and_the_document_too(settings):
+    generate = script("clients/generate.py")
+
+    stamped = generate.stamped(ROOT, generate.project_version(ROOT))
+    restamped = generate.stamped(ROOT, "9.8.7")
+
+    assert len(stamped) == 4
+    assert all((ROOT / path).read_text() == text for path, text in stamped.items())
+    assert all(text.count('"9.8.7"') >= 1 for text in restamped.values())
+    assert restamped[Path("clients/typescript/package-lock.json")].count('"9.8.7"') == 2
+    assert settings.SPECTACULAR_SETTINGS["VERSION"] == generate.project_version(ROOT)
