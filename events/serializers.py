@@ -9,9 +9,15 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from events.models import Event
+from events.shapes import filled, type_shape
 from events.types import AUDIENCE, EVENT_TYPES, Audience, EventType
 from petstore.pagination import PageQuery
 from petstore.serializers import QueryCharField, sent_list
+
+DATA_HELP = (
+    "The resource as the API showed it then. A field added to the resource since the event "
+    "happened is `null` in it (or its documented default)."
+)
 
 
 class EventSerializer(serializers.Serializer):
@@ -21,12 +27,17 @@ class EventSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=EventType.choices, read_only=True)
     createdAt = serializers.DateTimeField(source="created_at", read_only=True)
     data = serializers.DictField(  # type: ignore[assignment]  # DRF pops declared fields
-        read_only=True, help_text="The resource as the API showed it then."
+        read_only=True, help_text=DATA_HELP
     )
 
     @staticmethod
     def of(event: Event) -> dict[str, Any]:
-        return dict(_SHAPE.to_representation(event))
+        """The event as the feed and webhooks serve it: its data in its type's shape today."""
+        served = dict(_SHAPE.to_representation(event))
+        shape = type_shape(event.type)
+        if shape is not None:
+            served["data"] = filled(served["data"], shape)
+        return served
 
 
 # One instance for every event: a serializer's fields are bound once, not for each row.
@@ -48,9 +59,7 @@ def _typed(kind: str, audience: Audience) -> type[EventSerializer]:
         "__doc__": f"{label}. {_seen_by(audience)}",
         "__module__": __name__,
         "type": serializers.ChoiceField(choices=[(kind, label)], read_only=True),
-        "data": import_string(audience.data)(
-            read_only=True, help_text="The resource as the API showed it then."
-        ),
+        "data": import_string(audience.data)(read_only=True, help_text=DATA_HELP),
     }
     return cast(type[EventSerializer], type(name, (EventSerializer,), fields))
 

@@ -35,8 +35,12 @@ def release_tool() -> ModuleType:
 @pytest.fixture
 def checkout(tmp_path: Path) -> Path:
     """The files the tool reads, copied as the repository holds them."""
-    for name in ("pyproject.toml", "CHANGELOG.md"):
-        shutil.copyfile(ROOT / name, tmp_path / name)
+    shutil.copyfile(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    # With nothing unreleased, whatever today's changelog holds.
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    head, rest = changelog.split("\n## Unreleased\n", 1)
+    released = rest[rest.index("\n## ") :]
+    (tmp_path / "CHANGELOG.md").write_text(f"{head}\n## Unreleased\n\nNothing yet.\n{released}")
     shutil.copytree(ROOT / "openapi" / "releases", tmp_path / "openapi" / "releases")
     return tmp_path
 

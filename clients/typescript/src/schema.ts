@@ -439,7 +439,7 @@ export interface components {
             type: "category.created";
             /** Format: date-time */
             readonly createdAt: string;
-            /** @description The resource as the API showed it then. */
+            /** @description The resource as the API showed it then. A field added to the resource since the event happened is `null` in it (or its documented default). */
             readonly data: components["schemas"]["Category"];
         };
         /** @description The endpoint as made, with its signing secret: shown this once. */
@@ -645,7 +645,7 @@ export interface components {
             type: "order.approved";
             /** Format: date-time */
             readonly createdAt: string;
-            /** @description The resource as the API showed it then. */
+            /** @description The resource as the API showed it then. A field added to the resource since the event happened is `null` in it (or its documented default). */
             readonly data: components["schemas"]["Order"];
         };
         /**
@@ -674,7 +674,7 @@ export interface components {
             type: "order.cancelled";
             /** Format: date-time */
             readonly createdAt: string;
-            /** @description The resource as the API showed it then. */
+            /** @description The resource as the API showed it then. A field added to the resource since the event happened is `null` in it (or its documented default). */
             readonly data: components["schemas"]["Order"];
         };
         /**
@@ -703,7 +703,7 @@ export interface components {
             type: "order.delivered";
             /** Format: date-time */
             readonly createdAt: string;
-            /** @description The resource as the API showed it then. */
+            /** @description The resource as the API showed it then. A field added to the resource since the event happened is `null` in it (or its documented default). */
             readonly data: components["schemas"]["Order"];
         };
         /**
@@ -732,7 +732,7 @@ export interface components {
             type: "order.placed";
             /** Format: date-time */
             readonly createdAt: string;
-            /** @description The resource as the API showed it then. */
+            /** @description The resource as the API showed it then. A field added to the resource since the event happened is `null` in it (or its documented default). */
             readonly data: components["schemas"]["Order"];
         };
         /**
@@ -797,7 +797,7 @@ export interface components {
             type: "pet.created";
             /** Format: date-time */
             readonly createdAt: string;
-            /** @description The resource as the API showed it then. */
+            /** @description The resource as the API showed it then. A field added to the resource since the event happened is `null` in it (or its documented default). */
             readonly data: components["schemas"]["Pet"];
         };
         /**
@@ -856,7 +856,7 @@ export interface components {
             type: "pet.status_changed";
             /** Format: date-time */
             readonly createdAt: string;
-            /** @description The resource as the API showed it then. */
+            /** @description The resource as the API showed it then. A field added to the resource since the event happened is `null` in it (or its documented default). */
             readonly data: components["schemas"]["PetStatusChange"];
         };
         Plan: {
@@ -1011,7 +1011,7 @@ export interface components {
             type: "usage.threshold";
             /** Format: date-time */
             readonly createdAt: string;
-            /** @description The resource as the API showed it then. */
+            /** @description The resource as the API showed it then. A field added to the resource since the event happened is `null` in it (or its documented default). */
             readonly data: components["schemas"]["UsageThreshold"];
         };
         /**
@@ -1045,7 +1045,7 @@ export interface components {
             type: "webhook_endpoint.disabled";
             /** Format: date-time */
             readonly createdAt: string;
-            /** @description The resource as the API showed it then. */
+            /** @description The resource as the API showed it then. A field added to the resource since the event happened is `null` in it (or its documented default). */
             readonly data: components["schemas"]["Endpoint"];
         };
         /**
