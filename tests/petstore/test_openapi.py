@@ -164,8 +164,8 @@ def test_it_declares_the_shapes(schema):
     schemas = schema["components"]["schemas"]
 
     assert {"Pet", "NewPet", "PetStatus", "Error", "Category"} <= set(schemas)
-    assert set(schemas["Pet"]["properties"]) == {"id", "name", "categoryId", "status"}
-    assert set(schemas["NewPet"]["properties"]) == {"name", "categoryId", "status"}
+    assert set(schemas["Pet"]["properties"]) == {"id", "name", "categoryId", "status", "breed"}
+    assert set(schemas["NewPet"]["properties"]) == {"name", "categoryId", "status", "breed"}
     assert set(schemas["NewPet"]["required"]) == {"name", "categoryId"}
     assert schemas["PetStatus"]["enum"] == ["available", "pending", "sold"]
     assert set(schemas["Category"]["properties"]) == {"id", "name", "description"}
@@ -185,7 +185,7 @@ def test_it_documents_the_query_parameters_of_list_pets(schema):
     listed = schema["paths"]["/pets"]["get"]["parameters"]
     parameters = {p["name"]: p for p in listed if p["in"] == "query"}
 
-    assert set(parameters) == {"limit", "status", "cursor", "categoryId", "name"}
+    assert set(parameters) == {"limit", "status", "cursor", "categoryId", "name", "breed"}
     assert parameters["name"]["schema"]["maxLength"] == 100
     assert parameters["categoryId"]["schema"]["type"] == "array"
     assert parameters["categoryId"]["schema"]["items"]["format"] == "int64"
