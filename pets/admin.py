@@ -41,7 +41,7 @@ class CategoryAdmin(admin.ModelAdmin):
 class PetAdminForm(forms.ModelForm):
     class Meta:
         model = Pet
-        fields = ("name", "category", "status")
+        fields = ("name", "category", "breed", "status")
 
     def clean_status(self) -> str:
         status = self.cleaned_data["status"]
@@ -57,9 +57,9 @@ class PetAdmin(SavesItsFieldsOnly):
     form = PetAdminForm
     moved_by_services = ("status",)
     # Status first after the name: it is what staff change here.
-    list_display = ("pet_name", "status", "category_name", "created")
+    list_display = ("pet_name", "status", "category_name", "breed", "created")
     list_filter = ("status", "category")
-    search_fields = ("name",)
+    search_fields = ("name", "breed")
     list_select_related = ("category",)
     readonly_fields = ("created_at",)
     actions = ("mark_available", "mark_pending")

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from django.db import models
-from django.db.models.functions import Lower
+from django.db.models.functions import Lower, Upper
 
 
 class Category(models.Model):
@@ -46,6 +46,8 @@ class Pet(models.Model):
     name = models.CharField(max_length=255)
     category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="pets")
     status = models.CharField(max_length=16, choices=PetStatus.choices, default=PetStatus.AVAILABLE)
+    # Null, not "": the API shows an unknown breed as null, as it was before there was one.
+    breed = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -55,6 +57,8 @@ class Pet(models.Model):
         indexes = [
             models.Index(fields=("status", "id"), name="pet_status_id_idx"),
             models.Index(fields=("category", "id"), name="pet_category_id_idx"),
+            # ?breed= (iexact: UPPER(breed) = UPPER(…)) in id order. Built concurrently: 0004.
+            models.Index(Upper("breed"), "id", name="pet_breed_ci_id_idx"),
         ]
 
     def __str__(self) -> str:

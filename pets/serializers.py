@@ -40,6 +40,13 @@ class NewPetSerializer(StrictSerializer):
         required=False,
         help_text="Availability of the animal; `available` when omitted.",
     )
+    breed = StrictCharField(
+        min_length=1,
+        max_length=100,
+        required=False,
+        allow_null=True,
+        help_text="The animal's breed (e.g. Beagle); none when omitted or null.",
+    )
 
     def to_internal_value(self, data: Any) -> Any:
         try:
@@ -77,6 +84,9 @@ class PetSerializer(serializers.Serializer):
         source="category_id", read_only=True, help_text="The animal's category."
     )
     status = serializers.ChoiceField(choices=PetStatus.choices, read_only=True)
+    breed = serializers.CharField(
+        read_only=True, allow_null=True, help_text="The animal's breed; null when unknown."
+    )
 
 
 class PetListFilter(QuerySerializer):
@@ -99,6 +109,13 @@ class PetListFilter(QuerySerializer):
         max_length=100,
         required=False,
         help_text="Only animals whose name contains this text, ignoring case.",
+    )
+    breed = QueryCharField(
+        source="breed__iexact",
+        min_length=1,
+        max_length=100,
+        required=False,
+        help_text="Only animals of this breed, ignoring case.",
     )
 
 

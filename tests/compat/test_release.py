@@ -92,53 +92,59 @@ def test_a_changed_document_with_its_changelog_entry_passes(checkout):
     assert check(checkout, changed_document(checkout)).returncode == 0
 
 
-def test_a_version_set_by_hand_fails(checkout):
+def set_version(checkout: Path, version: str) -> None:
     pyproject = checkout / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text().replace('version = "1.0.0"', 'version = "1.1.0"', 1))
+    current = release_tool().project_version(checkout)
+    text = pyproject.read_text().replace(f'version = "{current}"', f'version = "{version}"', 1)
+    pyproject.write_text(text)
 
-    verdict = check(checkout, sorted((checkout / "openapi" / "releases").glob("*.yaml"))[-1])
+
+def test_a_version_set_by_hand_fails(checkout):
+    latest = release_tool().releases(checkout)[-1]
+    set_version(checkout, "9.0.0")
+
+    verdict = check(checkout, checkout / "openapi" / "releases" / f"{latest}.yaml")
 
     assert verdict.returncode == 1
-    assert "version is 1.1.0, the latest release 1.0.0" in verdict.stderr
+    assert f"version is 9.0.0, the latest release {latest}" in verdict.stderr
 
 
 def test_a_release_without_its_changelog_section_fails(checkout):
-    shutil.copyfile(
-        checkout / "openapi/releases/1.0.0.yaml", checkout / "openapi/releases/1.0.1.yaml"
-    )
-    pyproject = checkout / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text().replace('version = "1.0.0"', 'version = "1.0.1"', 1))
+    latest = checkout / "openapi" / "releases" / f"{release_tool().releases(checkout)[-1]}.yaml"
+    shutil.copyfile(latest, checkout / "openapi" / "releases" / "9.0.0.yaml")
+    set_version(checkout, "9.0.0")
 
-    verdict = check(checkout, checkout / "openapi/releases/1.0.1.yaml")
+    verdict = check(checkout, latest)
 
     assert verdict.returncode == 1
-    assert "CHANGELOG.md has no section for release 1.0.1." in verdict.stderr
+    assert "CHANGELOG.md has no section for release 9.0.0." in verdict.stderr
 
 
 def test_cutting_moves_the_unreleased_entries_under_the_version_and_sets_it(checkout):
     add_unreleased(checkout, ADDED)
 
-    release_tool().cut(checkout, "1.1.0", date(2026, 12, 1))
+    release_tool().cut(checkout, "9.0.0", date(2026, 12, 1))
 
     changelog = (checkout / "CHANGELOG.md").read_text()
     assert (
-        "## Unreleased\n\nNothing yet.\n\n## 1.1.0 (2026-12-01)\n\n### Added\n\n- `breed`"
+        "## Unreleased\n\nNothing yet.\n\n## 9.0.0 (2026-12-01)\n\n### Added\n\n- `breed`"
         in changelog
     )
-    assert 'version = "1.1.0"' in (checkout / "pyproject.toml").read_text()
+    assert 'version = "9.0.0"' in (checkout / "pyproject.toml").read_text()
 
 
-@pytest.mark.parametrize("version", ["1.0.0", "0.9.0", "1.1", "v1.1.0"])
+@pytest.mark.parametrize("version", ["{latest}", "1.0.0", "0.9.0", "9.1", "v9.1.0"])
 def test_cutting_refuses_a_version_that_does_not_follow_the_latest(checkout, version):
     add_unreleased(checkout, ADDED)
+    latest = release_tool().releases(checkout)[-1]
 
-    with pytest.raises(SystemExit, match=r"does not follow the latest release, 1\.0\.0"):
-        release_tool().cut(checkout, version, date(2026, 12, 1))
+    with pytest.raises(SystemExit, match=f"does not follow the latest release, {latest}"):
+        release_tool().cut(checkout, version.format(latest=latest), date(2026, 12, 1))
 
 
 def test_cutting_refuses_a_release_with_nothing_in_it(checkout):
     with pytest.raises(SystemExit, match="lists nothing to release"):
-        release_tool().cut(checkout, "1.1.0", date(2026, 12, 1))
+        release_tool().cut(checkout, "9.0.0", date(2026, 12, 1))
 
 
 def test_every_sdk_states_the_projects_version_and_the_document_too(settings):

@@ -36,6 +36,7 @@ def test_it_creates_a_pet_and_says_where_it_is(client, auth, dog):
         "name": "Rex",
         "categoryId": dog.pk,
         "status": "pending",
+        "breed": None,
     }
     assert response["Location"] == f"/v1/pets/{pet.pk}"
     assert response["Content-Type"] == "application/json"

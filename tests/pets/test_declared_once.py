@@ -31,7 +31,7 @@ def shown(pet: Pet) -> dict[str, Any]:
 @pytest.fixture
 def sent(cat) -> dict[str, Any]:
     """A value other than its default for every field createPet accepts."""
-    body = {"name": "Biscuit", "categoryId": cat.pk, "status": "pending"}
+    body = {"name": "Biscuit", "categoryId": cat.pk, "status": "pending", "breed": "Beagle"}
     assert set(body) == set(NewPetSerializer().fields), (
         "a field createPet accepts has no value here"
     )
@@ -82,11 +82,13 @@ def test_every_filter_the_listing_declares_narrows_it(client, auth, make_pet, do
         ("Tom", "sold", cat),
     ]:
         make_pet(name, status, category)
+    Pet.objects.filter(name__in=["Ziggy", "Tom"]).update(breed="Siamese")
     # For each filter, a value and the animals it keeps.
     samples = {
         "status": ("sold", ["Rex", "Tom"]),
         "categoryId": (str(cat.pk), ["Ziggy", "Tom"]),
         "name": ("zig", ["Ziggy", "Zigzag"]),
+        "breed": ("siamese", ["Ziggy", "Tom"]),
     }
     assert set(samples) == set(PetListFilter().fields), "a declared filter is not tried here"
     for name, (value, kept) in samples.items():

@@ -24,6 +24,7 @@ def test_it_returns_the_pet(client, auth, make_pet):
         "name": "Rex",
         "categoryId": pet.category_id,
         "status": "pending",
+        "breed": None,
     }
 
 

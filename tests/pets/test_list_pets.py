@@ -36,9 +36,21 @@ def test_it_lists_pets_as_a_bare_array_in_id_order(client, auth, make_pet, cat):
     assert response.status_code == HTTPStatus.OK
     assert response["Content-Type"] == "application/json"
     assert response.json() == [
-        {"id": rex.pk, "name": "Rex", "categoryId": rex.category_id, "status": "available"},
-        {"id": luna.pk, "name": "Luna", "categoryId": cat.pk, "status": "sold"},
-        {"id": bella.pk, "name": "Bella", "categoryId": bella.category_id, "status": "pending"},
+        {
+            "id": rex.pk,
+            "name": "Rex",
+            "categoryId": rex.category_id,
+            "status": "available",
+            "breed": None,
+        },
+        {"id": luna.pk, "name": "Luna", "categoryId": cat.pk, "status": "sold", "breed": None},
+        {
+            "id": bella.pk,
+            "name": "Bella",
+            "categoryId": bella.category_id,
+            "status": "pending",
+            "breed": None,
+        },
     ]
     assert "Link" not in response
 

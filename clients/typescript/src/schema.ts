@@ -595,6 +595,8 @@ export interface components {
              *     * `sold` - Sold
              */
             status?: components["schemas"]["PetStatus"];
+            /** @description The animal's breed (e.g. Beagle); none when omitted or null. */
+            breed?: string | null;
         };
         /** @description An adoption order: the template's Order, plus its status. */
         Order: {
@@ -772,6 +774,8 @@ export interface components {
              */
             readonly categoryId: number;
             readonly status: components["schemas"]["PetStatus"];
+            /** @description The animal's breed; null when unknown. */
+            readonly breed?: string | null;
         };
         /**
          * @description An animal was added. Every account's, seen by keys with `pets:read`.
@@ -822,6 +826,8 @@ export interface components {
              */
             readonly categoryId: number;
             readonly status: components["schemas"]["PetStatus"];
+            /** @description The animal's breed; null when unknown. */
+            readonly breed?: string | null;
             /**
              * @description The status it had before.
              *
@@ -1706,6 +1712,8 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
+                /** @description Only animals of this breed, ignoring case. */
+                breed?: string;
                 /** @description Only animals in this category, or in any of these (a comma-separated list of up to 10). An ID of no category matches nothing. */
                 categoryId?: number[];
                 /** @description Opaque position from the `Link: rel="next"` header of the previous page. */

@@ -16,18 +16,18 @@ CATEGORIES = {
 }
 
 ANIMALS = [
-    ("Rex", "Dog", PetStatus.AVAILABLE),
-    ("Bella", "Dog", PetStatus.AVAILABLE),
-    ("Max", "Dog", PetStatus.PENDING),
-    ("Luna", "Cat", PetStatus.AVAILABLE),
-    ("Milo", "Cat", PetStatus.AVAILABLE),
-    ("Cleo", "Cat", PetStatus.SOLD),
-    ("Thumper", "Rabbit", PetStatus.AVAILABLE),
-    ("Clover", "Rabbit", PetStatus.PENDING),
-    ("Kiwi", "Bird", PetStatus.AVAILABLE),
-    ("Sunny", "Bird", PetStatus.AVAILABLE),
-    ("Pip", "Bird", PetStatus.SOLD),
-    ("Biscuit", "Dog", PetStatus.AVAILABLE),
+    ("Rex", "Dog", "Beagle", PetStatus.AVAILABLE),
+    ("Bella", "Dog", "Labrador", PetStatus.AVAILABLE),
+    ("Max", "Dog", "Beagle", PetStatus.PENDING),
+    ("Luna", "Cat", "Siamese", PetStatus.AVAILABLE),
+    ("Milo", "Cat", None, PetStatus.AVAILABLE),
+    ("Cleo", "Cat", "Persian", PetStatus.SOLD),
+    ("Thumper", "Rabbit", "Dutch", PetStatus.AVAILABLE),
+    ("Clover", "Rabbit", None, PetStatus.PENDING),
+    ("Kiwi", "Bird", "Budgerigar", PetStatus.AVAILABLE),
+    ("Sunny", "Bird", "Canary", PetStatus.AVAILABLE),
+    ("Pip", "Bird", None, PetStatus.SOLD),
+    ("Biscuit", "Dog", None, PetStatus.AVAILABLE),
 ]
 
 
@@ -43,9 +43,11 @@ class Command(BaseCommand):
                 Category(name=name, description=description)
             )
         added = 0
-        for name, category, status in ANIMALS:
+        for name, category, breed, status in ANIMALS:
             if not Pet.objects.filter(name=name, category=categories[category]).exists():
-                services.pet_create(name=name, category_id=categories[category].pk, status=status)
+                services.pet_create(
+                    name=name, category_id=categories[category].pk, breed=breed, status=status
+                )
                 added += 1
         self.stdout.write(
             f"Demo data: {len(categories)} categories, {added} animals added "

@@ -18,7 +18,7 @@ from .errors import (
 from .transport import EtagCache, RateLimit, Retry, RetryInfo
 from .webhooks import WebhookVerificationError, verify_webhook
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 __all__ = [
     "SERVERS",

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -21,11 +21,13 @@ class NewPet:
         status (PetStatus | Unset): * `available` - Available
             * `pending` - Pending
             * `sold` - Sold
+        breed (None | str | Unset): The animal's breed (e.g. Beagle); none when omitted or null.
     """
 
     name: str
     category_id: int
     status: PetStatus | Unset = UNSET
+    breed: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -35,6 +37,12 @@ class NewPet:
         status: str | Unset = UNSET
         if not isinstance(self.status, Unset):
             status = self.status.value
+
+        breed: None | str | Unset
+        if isinstance(self.breed, Unset):
+            breed = UNSET
+        else:
+            breed = self.breed
 
         field_dict: dict[str, Any] = {}
 
@@ -46,6 +54,8 @@ class NewPet:
         )
         if status is not UNSET:
             field_dict["status"] = status
+        if breed is not UNSET:
+            field_dict["breed"] = breed
 
         return field_dict
 
@@ -63,10 +73,20 @@ class NewPet:
         else:
             status = PetStatus(_status)
 
+        def _parse_breed(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        breed = _parse_breed(d.pop("breed", UNSET))
+
         new_pet = cls(
             name=name,
             category_id=category_id,
             status=status,
+            breed=breed,
         )
 
         return new_pet

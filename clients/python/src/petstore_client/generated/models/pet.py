@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.pet_status import PetStatus
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="Pet")
 
@@ -22,12 +23,14 @@ class Pet:
         status (PetStatus): * `available` - Available
             * `pending` - Pending
             * `sold` - Sold
+        breed (None | str | Unset): The animal's breed; null when unknown.
     """
 
     id: int
     name: str
     category_id: int
     status: PetStatus
+    breed: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,6 +42,12 @@ class Pet:
 
         status = self.status.value
 
+        breed: None | str | Unset
+        if isinstance(self.breed, Unset):
+            breed = UNSET
+        else:
+            breed = self.breed
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -49,6 +58,8 @@ class Pet:
                 "status": status,
             }
         )
+        if breed is not UNSET:
+            field_dict["breed"] = breed
 
         return field_dict
 
@@ -63,11 +74,21 @@ class Pet:
 
         status = PetStatus(d.pop("status"))
 
+        def _parse_breed(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        breed = _parse_breed(d.pop("breed", UNSET))
+
         pet = cls(
             id=id,
             name=name,
             category_id=category_id,
             status=status,
+            breed=breed,
         )
 
         pet.additional_properties = d

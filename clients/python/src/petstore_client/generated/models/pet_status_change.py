@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.pet_status import PetStatus
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="PetStatusChange")
 
@@ -25,6 +26,7 @@ class PetStatusChange:
         previous_status (PetStatus): * `available` - Available
             * `pending` - Pending
             * `sold` - Sold
+        breed (None | str | Unset): The animal's breed; null when unknown.
     """
 
     id: int
@@ -32,6 +34,7 @@ class PetStatusChange:
     category_id: int
     status: PetStatus
     previous_status: PetStatus
+    breed: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -45,6 +48,12 @@ class PetStatusChange:
 
         previous_status = self.previous_status.value
 
+        breed: None | str | Unset
+        if isinstance(self.breed, Unset):
+            breed = UNSET
+        else:
+            breed = self.breed
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -56,6 +65,8 @@ class PetStatusChange:
                 "previousStatus": previous_status,
             }
         )
+        if breed is not UNSET:
+            field_dict["breed"] = breed
 
         return field_dict
 
@@ -72,12 +83,22 @@ class PetStatusChange:
 
         previous_status = PetStatus(d.pop("previousStatus"))
 
+        def _parse_breed(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        breed = _parse_breed(d.pop("breed", UNSET))
+
         pet_status_change = cls(
             id=id,
             name=name,
             category_id=category_id,
             status=status,
             previous_status=previous_status,
+            breed=breed,
         )
 
         pet_status_change.additional_properties = d

@@ -13,6 +13,7 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
+    breed: str | Unset = UNSET,
     category_id: list[int] | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = 20,
@@ -25,6 +26,8 @@ def _get_kwargs(
         headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
+
+    params["breed"] = breed
 
     json_category_id: list[int] | Unset = UNSET
     if not isinstance(category_id, Unset):
@@ -125,6 +128,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    breed: str | Unset = UNSET,
     category_id: list[int] | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = 20,
@@ -141,6 +145,7 @@ def sync_detailed(
     **Scope:** `pets:read`.
 
     Args:
+        breed (str | Unset):
         category_id (list[int] | Unset):
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
@@ -157,6 +162,7 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
+        breed=breed,
         category_id=category_id,
         cursor=cursor,
         limit=limit,
@@ -175,6 +181,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    breed: str | Unset = UNSET,
     category_id: list[int] | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = 20,
@@ -191,6 +198,7 @@ def sync(
     **Scope:** `pets:read`.
 
     Args:
+        breed (str | Unset):
         category_id (list[int] | Unset):
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
@@ -208,6 +216,7 @@ def sync(
 
     return sync_detailed(
         client=client,
+        breed=breed,
         category_id=category_id,
         cursor=cursor,
         limit=limit,
@@ -220,6 +229,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    breed: str | Unset = UNSET,
     category_id: list[int] | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = 20,
@@ -236,6 +246,7 @@ async def asyncio_detailed(
     **Scope:** `pets:read`.
 
     Args:
+        breed (str | Unset):
         category_id (list[int] | Unset):
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
@@ -252,6 +263,7 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
+        breed=breed,
         category_id=category_id,
         cursor=cursor,
         limit=limit,
@@ -268,6 +280,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    breed: str | Unset = UNSET,
     category_id: list[int] | Unset = UNSET,
     cursor: str | Unset = UNSET,
     limit: int | Unset = 20,
@@ -284,6 +297,7 @@ async def asyncio(
     **Scope:** `pets:read`.
 
     Args:
+        breed (str | Unset):
         category_id (list[int] | Unset):
         cursor (str | Unset):
         limit (int | Unset):  Default: 20.
@@ -302,6 +316,7 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            breed=breed,
             category_id=category_id,
             cursor=cursor,
             limit=limit,
