@@ -116,6 +116,7 @@ SPECTACULAR_SETTINGS = {
         "events.openapi.inline_event_types",
         "petstore.openapi.add_common_responses",
         "petstore.openapi.mark_closed_enums",
+        "petstore.openapi_added.mark_added_fields",
         "petstore.openapi.list_this_server_first",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
