@@ -58,7 +58,7 @@ def for_python(document: dict[str, Any]) -> dict[str, Any]:
     schemas = document["components"]["schemas"]
     for name, schema in list(schemas.items()):
         if "oneOf" in schema and "discriminator" in schema:
-            schemas[f"Unknown{name}"] = _any_other_member(schema, schemas)
+            schemas[f"Unknown{name}"] = _any_other_member(name, schema, schemas)
             schema["oneOf"].append({"$ref": f"{SCHEMAS}Unknown{name}"})
     return _nullable_references_untyped(document)
 
@@ -107,23 +107,23 @@ def _widen(field: dict[str, Any], open_enums: set[str]) -> None:
     field.update(beside)
 
 
-def _any_other_member(union: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
-    """What every member of ``union`` has: a property they all declare alike keeps its schema,
-    one they declare each their own way may be anything, the discriminator any string."""
+def _any_other_member(name: str, union: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
+    """What every member of the union ``name`` has: a property they all declare alike keeps its
+    schema, one they declare each their own way may be anything, the discriminator any string."""
     members = [schemas[member["$ref"].removeprefix(SCHEMAS)] for member in union["oneOf"]]
     tag = union["discriminator"]["propertyName"]
     shared = set.intersection(*(set(member.get("properties", {})) for member in members))
     properties = {}
-    for name in sorted(shared, key=list(members[0]["properties"]).index):
-        each = [member["properties"][name] for member in members]
-        properties[name] = each[0] if all(field == each[0] for field in each) else {}
+    for field in sorted(shared, key=list(members[0]["properties"]).index):
+        each = [member["properties"][field] for member in members]
+        properties[field] = each[0] if all(declared == each[0] for declared in each) else {}
     properties[tag] = {"type": "string", "description": "A type this SDK does not list."}
     required = set.intersection(*(set(member.get("required", [])) for member in members))
     return {
         "type": "object",
-        "description": "A member added after this SDK was made: what every member has.",
+        "description": f"An {name} of a type added after this SDK was made: what every type has.",
         "properties": properties,
-        "required": [name for name in properties if name in required],
+        "required": [field for field in properties if field in required],
     }
 
 

@@ -104,11 +104,11 @@ def made_for(sdk: str, make_key: Callable[..., str], dog: Category) -> dict[str,
 
 
 def run_suites(
-    released: Released, base_url: str, added: dict[str, Any], made: dict[str, Any]
+    released: Released, path: Path, base_url: str, added: dict[str, Any], made: dict[str, Any]
 ) -> dict[str, str]:
-    """Both compatibility suites, side by side, against ``base_url``; the failed ones' output.
-    ``added``: what the server adds to the release (its windows, its event types seen in the
-    feed, the fields Pet and UsageDay gained, a refused order's code)."""
-    path = released.where / f"fixtures-{len(list(released.where.glob('fixtures-*')))}.json"
+    """Both compatibility suites, side by side, against ``base_url``, given what they need in
+    the JSON file ``path``; the failed ones' output. ``added``: what the server adds to the
+    release (its windows, its event types seen in the feed, the fields Pet and UsageDay
+    gained, a refused order's code); ``made``: each suite's key and animals (``made_for``)."""
     path.write_text(json.dumps({"baseUrl": base_url, "added": added, **made}))
     return run_all(released.suites, sdk_env(path))

@@ -36,12 +36,14 @@ def released(tmp_path_factory: pytest.TempPathFactory) -> Released:
 
 
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_the_released_sdks_pass_against_todays_server(released, make_key, dog):
+def test_the_released_sdks_pass_against_todays_server(released, make_key, dog, tmp_path):
     pet_create(name="Rex", category_id=dog.pk)
     made = {sdk: made_for(sdk, make_key, dog) for sdk in ("python", "typescript")}
     instance = start_instance()
     try:
-        failed = run_suites(released, f"{instance.url}/v1", NOTHING_ADDED, made)
+        failed = run_suites(
+            released, tmp_path / "fixtures.json", f"{instance.url}/v1", NOTHING_ADDED, made
+        )
     finally:
         instance.process.terminate()
         instance.process.wait(timeout=15)

@@ -12,7 +12,7 @@ T = TypeVar("T", bound="UnknownEvent")
 
 @_attrs_define
 class UnknownEvent:
-    """A member added after this SDK was made: what every member has.
+    """An Event of a type added after this SDK was made: what every type has.
 
     Attributes:
         id (str): Unique and stable.
