@@ -19,12 +19,18 @@ ADDED = "### Added\n\n- `breed` on Pet.\n"
 
 
 def script(path: str) -> ModuleType:
-    """One of the repository's scripts, which are not in a package, as a module."""
+    """One of the repository's scripts, which are not in a package, as a module: loaded as
+    Python runs a script, its own folder first on the path, for the modules beside it."""
+    folder = str((ROOT / path).parent)
     spec = importlib.util.spec_from_file_location(Path(path).stem, ROOT / path)
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, folder)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(folder)
     return module
 
 
@@ -34,13 +40,16 @@ def release_tool() -> ModuleType:
 
 @pytest.fixture
 def checkout(tmp_path: Path) -> Path:
-    """The files the tool reads, copied as the repository holds them."""
+    """The files the tool reads, copied as the repository holds them, but that the changelog's
+    "Unreleased" section lists nothing, as right after a release (the repository's may list
+    what is under way)."""
     shutil.copyfile(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    # With nothing unreleased, whatever today's changelog holds.
     changelog = (ROOT / "CHANGELOG.md").read_text()
-    head, rest = changelog.split("\n## Unreleased\n", 1)
-    released = rest[rest.index("\n## ") :]
-    (tmp_path / "CHANGELOG.md").write_text(f"{head}\n## Unreleased\n\nNothing yet.\n{released}")
+    under_way = release_tool().section(changelog, "## Unreleased")
+    assert under_way is not None
+    (tmp_path / "CHANGELOG.md").write_text(
+        changelog.replace(f"## Unreleased\n{under_way}", "## Unreleased\n\nNothing yet.\n", 1)
+    )
     shutil.copytree(ROOT / "openapi" / "releases", tmp_path / "openapi" / "releases")
     return tmp_path
 

@@ -124,16 +124,14 @@ def test_a_bad_breed_filter_is_refused(client, auth):
     assert errors == {"breed": ["Ensure this field has no more than 100 characters."]}
 
 
-def test_the_document_marks_breed_optional_and_added_in_1_1(client, db):
+def test_the_document_marks_breed_added_after_1_0_and_the_request_field_optional(client, db):
     schemas = json.loads(client.get("/v1/openapi.json").content)["components"]["schemas"]
 
     for name in ("Pet", "PetStatusChange"):
         breed = schemas[name]["properties"]["breed"]
-        assert "breed" not in schemas[name]["required"]
         assert breed["nullable"] is True
-        assert breed["x-added-in"] == "1.1.0"
-        # What 1.0.0 had stays required.
-        assert {"id", "name", "categoryId", "status"} <= set(schemas[name]["required"])
+        assert breed["x-added-after"] == "1.0.0"
+        assert "x-added-after" not in schemas[name]["properties"]["name"]
     assert schemas["NewPet"]["properties"]["breed"]["maxLength"] == 100
     assert "breed" not in schemas["NewPet"]["required"]
 

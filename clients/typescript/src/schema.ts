@@ -446,7 +446,7 @@ export interface components {
         CreatedEndpoint: {
             readonly id: number;
             readonly url: string;
-            readonly events: components["schemas"]["EventType"][];
+            readonly events: (components["schemas"]["EventType"] | `${string}`)[];
             /** @description The partner's own note. */
             readonly description: string;
             readonly enabled: boolean;
@@ -457,7 +457,7 @@ export interface components {
              *     * `paused` - Paused: its receiver is failing, or asked us to wait
              *     * `disabled` - Disabled
              */
-            readonly state: components["schemas"]["EndpointState"];
+            readonly state: components["schemas"]["EndpointState"] | `${string}`;
             /**
              * Format: date-time
              * @description When a paused endpoint is tried again; null unless paused.
@@ -474,8 +474,8 @@ export interface components {
         Delivery: {
             readonly id: number;
             readonly eventId: string;
-            readonly eventType: components["schemas"]["EventType"];
-            readonly state: components["schemas"]["DeliveryState"];
+            readonly eventType: components["schemas"]["EventType"] | `${string}`;
+            readonly state: components["schemas"]["DeliveryState"] | `${string}`;
             readonly attempts: number;
             /**
              * Format: date-time
@@ -498,7 +498,7 @@ export interface components {
         Endpoint: {
             readonly id: number;
             readonly url: string;
-            readonly events: components["schemas"]["EventType"][];
+            readonly events: (components["schemas"]["EventType"] | `${string}`)[];
             /** @description The partner's own note. */
             readonly description: string;
             readonly enabled: boolean;
@@ -509,7 +509,7 @@ export interface components {
              *     * `paused` - Paused: its receiver is failing, or asked us to wait
              *     * `disabled` - Disabled
              */
-            readonly state: components["schemas"]["EndpointState"];
+            readonly state: components["schemas"]["EndpointState"] | `${string}`;
             /**
              * Format: date-time
              * @description When a paused endpoint is tried again; null unless paused.
@@ -619,7 +619,7 @@ export interface components {
             readonly shipDate: string | null;
             /** @description True once delivered. */
             readonly complete: boolean;
-            readonly status: components["schemas"]["OrderStatus"];
+            readonly status: components["schemas"]["OrderStatus"] | `${string}`;
         };
         /**
          * @description An order was approved. The account's own, seen by keys with `orders:read`.
@@ -866,7 +866,7 @@ export interface components {
             readonly data: components["schemas"]["PetStatusChange"];
         };
         Plan: {
-            code: components["schemas"]["PlanCode"];
+            code: components["schemas"]["PlanCode"] | `${string}`;
             name: string;
         };
         /**
@@ -891,7 +891,7 @@ export interface components {
              *     * `minute` - minute
              *     * `day` - day
              */
-            name: components["schemas"]["WindowName"];
+            name: components["schemas"]["WindowName"] | `${string}`;
             /** @description Requests the window admits. */
             limit: number;
             /** @description Requests it has admitted so far. */
@@ -979,7 +979,7 @@ export interface components {
              *     * `minute` - minute
              *     * `day` - day
              */
-            readonly window: components["schemas"]["WindowName"];
+            readonly window: components["schemas"]["WindowName"] | `${string}`;
             /** @description The share of the limit passed, in percent: 80 or 100. */
             readonly percent: number;
             /** @description Requests the window admits. */
@@ -1061,7 +1061,7 @@ export interface components {
          */
         WindowName: "minute" | "day";
         Error: {
-            code: components["schemas"]["ErrorCode"];
+            code: components["schemas"]["ErrorCode"] | `${string}`;
             /** @description A human-readable description. */
             message: string;
             /** @description The HTTP status code. */

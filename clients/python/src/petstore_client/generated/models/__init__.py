@@ -48,6 +48,7 @@ from .recovery import Recovery
 from .rotated_secret import RotatedSecret
 from .secret_rotation import SecretRotation
 from .test_send import TestSend
+from .unknown_event import UnknownEvent
 from .usage_day import UsageDay
 from .usage_threshold import UsageThreshold
 from .usage_threshold_event import UsageThresholdEvent
@@ -105,6 +106,7 @@ __all__ = (
     "RotatedSecret",
     "SecretRotation",
     "TestSend",
+    "UnknownEvent",
     "UsageDay",
     "UsageThreshold",
     "UsageThresholdEvent",

@@ -20,10 +20,13 @@ class CreatedEndpoint:
     Attributes:
         id (int):
         url (str):
-        events (list[EventType]):
+        events (list[EventType | str]):
         description (str): The partner's own note.
         enabled (bool):
-        state (EndpointState): * `healthy` - Healthy
+        state (EndpointState | str): `healthy`; `paused` while its receiver keeps failing or asked us to wait (what it
+            is owed waits, and is sent from `pausedUntil`); `disabled` (see `disabledReason`).
+
+            * `healthy` - Healthy
             * `paused` - Paused: its receiver is failing, or asked us to wait
             * `disabled` - Disabled
         paused_until (datetime.datetime | None): When a paused endpoint is tried again; null unless paused.
@@ -34,10 +37,10 @@ class CreatedEndpoint:
 
     id: int
     url: str
-    events: list[EventType]
+    events: list[EventType | str]
     description: str
     enabled: bool
-    state: EndpointState
+    state: EndpointState | str
     paused_until: datetime.datetime | None
     disabled_reason: None | str
     created_at: datetime.datetime
@@ -51,14 +54,22 @@ class CreatedEndpoint:
 
         events = []
         for events_item_data in self.events:
-            events_item = events_item_data.value
+            events_item: str
+            if isinstance(events_item_data, EventType):
+                events_item = events_item_data.value
+            else:
+                events_item = events_item_data
             events.append(events_item)
 
         description = self.description
 
         enabled = self.enabled
 
-        state = self.state.value
+        state: str
+        if isinstance(self.state, EndpointState):
+            state = self.state.value
+        else:
+            state = self.state
 
         paused_until: None | str
         if isinstance(self.paused_until, datetime.datetime):
@@ -102,7 +113,19 @@ class CreatedEndpoint:
         events = []
         _events = d.pop("events")
         for events_item_data in _events:
-            events_item = EventType(events_item_data)
+
+            def _parse_events_item(data: object) -> EventType | str:
+                try:
+                    if not isinstance(data, str):
+                        raise TypeError()
+                    events_item_type_0 = EventType(data)
+
+                    return events_item_type_0
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                return cast(EventType | str, data)
+
+            events_item = _parse_events_item(events_item_data)
 
             events.append(events_item)
 
@@ -110,7 +133,18 @@ class CreatedEndpoint:
 
         enabled = d.pop("enabled")
 
-        state = EndpointState(d.pop("state"))
+        def _parse_state(data: object) -> EndpointState | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                state_type_0 = EndpointState(data)
+
+                return state_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EndpointState | str, data)
+
+        state = _parse_state(d.pop("state"))
 
         def _parse_paused_until(data: object) -> datetime.datetime | None:
             if data is None:

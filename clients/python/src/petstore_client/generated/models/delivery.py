@@ -24,18 +24,8 @@ class Delivery:
     Attributes:
         id (int):
         event_id (str):
-        event_type (EventType): * `pet.created` - An animal was added
-            * `pet.status_changed` - An animal's status changed
-            * `order.placed` - An order was placed
-            * `order.approved` - An order was approved
-            * `order.delivered` - An order was delivered
-            * `order.cancelled` - An order was cancelled
-            * `usage.threshold` - The account's day window passed 80 % or 100 %
-            * `category.created` - A category was added
-            * `webhook_endpoint.disabled` - A webhook endpoint was disabled
-        state (DeliveryState): * `pending` - Pending
-            * `delivered` - Delivered
-            * `failed` - Failed
+        event_type (EventType | str):
+        state (DeliveryState | str):
         attempts (int):
         next_attempt_at (datetime.datetime | None): When it is tried next; null unless pending.
         created_at (datetime.datetime):
@@ -45,8 +35,8 @@ class Delivery:
 
     id: int
     event_id: str
-    event_type: EventType
-    state: DeliveryState
+    event_type: EventType | str
+    state: DeliveryState | str
     attempts: int
     next_attempt_at: datetime.datetime | None
     created_at: datetime.datetime
@@ -60,9 +50,17 @@ class Delivery:
 
         event_id = self.event_id
 
-        event_type = self.event_type.value
+        event_type: str
+        if isinstance(self.event_type, EventType):
+            event_type = self.event_type.value
+        else:
+            event_type = self.event_type
 
-        state = self.state.value
+        state: str
+        if isinstance(self.state, DeliveryState):
+            state = self.state.value
+        else:
+            state = self.state
 
         attempts = self.attempts
 
@@ -106,9 +104,31 @@ class Delivery:
 
         event_id = d.pop("eventId")
 
-        event_type = EventType(d.pop("eventType"))
+        def _parse_event_type(data: object) -> EventType | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                event_type_type_0 = EventType(data)
 
-        state = DeliveryState(d.pop("state"))
+                return event_type_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EventType | str, data)
+
+        event_type = _parse_event_type(d.pop("eventType"))
+
+        def _parse_state(data: object) -> DeliveryState | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                state_type_0 = DeliveryState(data)
+
+                return state_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(DeliveryState | str, data)
+
+        state = _parse_state(d.pop("state"))
 
         attempts = d.pop("attempts")
 

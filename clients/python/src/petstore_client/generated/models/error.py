@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -20,20 +20,24 @@ T = TypeVar("T", bound="Error")
 class Error:
     """
     Attributes:
-        code (ErrorCode): What went wrong, for a program to act on; `message` says it to a person.
+        code (ErrorCode | str):
         message (str): A human-readable description.
         status (int): The HTTP status code.
         errors (ErrorErrors | Unset): For validation errors: the messages for each invalid field.
     """
 
-    code: ErrorCode
+    code: ErrorCode | str
     message: str
     status: int
     errors: ErrorErrors | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        code = self.code.value
+        code: str
+        if isinstance(self.code, ErrorCode):
+            code = self.code.value
+        else:
+            code = self.code
 
         message = self.message
 
@@ -62,7 +66,19 @@ class Error:
         from ..models.error_errors import ErrorErrors
 
         d = dict(src_dict)
-        code = ErrorCode(d.pop("code"))
+
+        def _parse_code(data: object) -> ErrorCode | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                code_type_0 = ErrorCode(data)
+
+                return code_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ErrorCode | str, data)
+
+        code = _parse_code(d.pop("code"))
 
         message = d.pop("message")
 

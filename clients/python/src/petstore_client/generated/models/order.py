@@ -22,10 +22,7 @@ class Order:
         quantity (int): Always 1: one animal.
         ship_date (datetime.datetime | None): When the animal is handed over; null until then.
         complete (bool): True once delivered.
-        status (OrderStatus): * `pending` - Pending
-            * `approved` - Approved
-            * `delivered` - Delivered
-            * `cancelled` - Cancelled
+        status (OrderStatus | str):
     """
 
     id: int
@@ -33,7 +30,7 @@ class Order:
     quantity: int
     ship_date: datetime.datetime | None
     complete: bool
-    status: OrderStatus
+    status: OrderStatus | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -51,7 +48,11 @@ class Order:
 
         complete = self.complete
 
-        status = self.status.value
+        status: str
+        if isinstance(self.status, OrderStatus):
+            status = self.status.value
+        else:
+            status = self.status
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -94,7 +95,18 @@ class Order:
 
         complete = d.pop("complete")
 
-        status = OrderStatus(d.pop("status"))
+        def _parse_status(data: object) -> OrderStatus | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                status_type_0 = OrderStatus(data)
+
+                return status_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(OrderStatus | str, data)
+
+        status = _parse_status(d.pop("status"))
 
         order = cls(
             id=id,

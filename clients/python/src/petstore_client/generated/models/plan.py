@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -15,19 +15,20 @@ T = TypeVar("T", bound="Plan")
 class Plan:
     """
     Attributes:
-        code (PlanCode): * `free` - Free
-            * `pro` - Pro
-            * `business` - Business
-            * `enterprise` - Enterprise
+        code (PlanCode | str):
         name (str):
     """
 
-    code: PlanCode
+    code: PlanCode | str
     name: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        code = self.code.value
+        code: str
+        if isinstance(self.code, PlanCode):
+            code = self.code.value
+        else:
+            code = self.code
 
         name = self.name
 
@@ -45,7 +46,19 @@ class Plan:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        code = PlanCode(d.pop("code"))
+
+        def _parse_code(data: object) -> PlanCode | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                code_type_0 = PlanCode(data)
+
+                return code_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(PlanCode | str, data)
+
+        code = _parse_code(d.pop("code"))
 
         name = d.pop("name")
 

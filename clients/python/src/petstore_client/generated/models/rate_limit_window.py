@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -15,7 +15,9 @@ T = TypeVar("T", bound="RateLimitWindow")
 class RateLimitWindow:
     """
     Attributes:
-        name (WindowName): * `minute` - minute
+        name (str | WindowName): The window's name in the `RateLimit` headers.
+
+            * `minute` - minute
             * `day` - day
         limit (int): Requests the window admits.
         used (int): Requests it has admitted so far.
@@ -24,7 +26,7 @@ class RateLimitWindow:
         seconds (int): Its length in seconds (60 or 86400).
     """
 
-    name: WindowName
+    name: str | WindowName
     limit: int
     used: int
     remaining: int
@@ -33,7 +35,11 @@ class RateLimitWindow:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        name = self.name.value
+        name: str
+        if isinstance(self.name, WindowName):
+            name = self.name.value
+        else:
+            name = self.name
 
         limit = self.limit
 
@@ -63,7 +69,19 @@ class RateLimitWindow:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        name = WindowName(d.pop("name"))
+
+        def _parse_name(data: object) -> str | WindowName:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                name_type_0 = WindowName(data)
+
+                return name_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | WindowName, data)
+
+        name = _parse_name(d.pop("name"))
 
         limit = d.pop("limit")
 

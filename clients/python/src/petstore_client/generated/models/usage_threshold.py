@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -17,7 +17,9 @@ class UsageThreshold:
     """The account's day window, just past a share of its limit.
 
     Attributes:
-        window (WindowName): * `minute` - minute
+        window (str | WindowName): The window it passed: `day`.
+
+            * `minute` - minute
             * `day` - day
         percent (int): The share of the limit passed, in percent: 80 or 100.
         limit (int): Requests the window admits.
@@ -25,7 +27,7 @@ class UsageThreshold:
         date (datetime.date): The UTC day.
     """
 
-    window: WindowName
+    window: str | WindowName
     percent: int
     limit: int
     used: int
@@ -33,7 +35,11 @@ class UsageThreshold:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        window = self.window.value
+        window: str
+        if isinstance(self.window, WindowName):
+            window = self.window.value
+        else:
+            window = self.window
 
         percent = self.percent
 
@@ -60,7 +66,19 @@ class UsageThreshold:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        window = WindowName(d.pop("window"))
+
+        def _parse_window(data: object) -> str | WindowName:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                window_type_0 = WindowName(data)
+
+                return window_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(str | WindowName, data)
+
+        window = _parse_window(d.pop("window"))
 
         percent = d.pop("percent")
 

@@ -14,6 +14,7 @@ from ...models.order_delivered_event import OrderDeliveredEvent
 from ...models.order_placed_event import OrderPlacedEvent
 from ...models.pet_created_event import PetCreatedEvent
 from ...models.pet_status_changed_event import PetStatusChangedEvent
+from ...models.unknown_event import UnknownEvent
 from ...models.usage_threshold_event import UsageThresholdEvent
 from ...models.webhook_endpoint_disabled_event import WebhookEndpointDisabledEvent
 from ...types import UNSET, Response, Unset
@@ -70,6 +71,7 @@ def _parse_response(
         | OrderPlacedEvent
         | PetCreatedEvent
         | PetStatusChangedEvent
+        | UnknownEvent
         | UsageThresholdEvent
         | WebhookEndpointDisabledEvent
     ]
@@ -90,6 +92,7 @@ def _parse_response(
                 | OrderPlacedEvent
                 | PetCreatedEvent
                 | PetStatusChangedEvent
+                | UnknownEvent
                 | UsageThresholdEvent
                 | WebhookEndpointDisabledEvent
             ):
@@ -163,11 +166,19 @@ def _parse_response(
                     return componentsschemas_event_type_7
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_8 = UsageThresholdEvent.from_dict(data)
+
+                    return componentsschemas_event_type_8
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_event_type_8 = UsageThresholdEvent.from_dict(data)
+                componentsschemas_event_type_9 = UnknownEvent.from_dict(data)
 
-                return componentsschemas_event_type_8
+                return componentsschemas_event_type_9
 
             componentsschemas_events_item = _parse_componentsschemas_events_item(
                 componentsschemas_events_item_data
@@ -230,6 +241,7 @@ def _build_response(
         | OrderPlacedEvent
         | PetCreatedEvent
         | PetStatusChangedEvent
+        | UnknownEvent
         | UsageThresholdEvent
         | WebhookEndpointDisabledEvent
     ]
@@ -260,6 +272,7 @@ def sync_detailed(
         | OrderPlacedEvent
         | PetCreatedEvent
         | PetStatusChangedEvent
+        | UnknownEvent
         | UsageThresholdEvent
         | WebhookEndpointDisabledEvent
     ]
@@ -283,7 +296,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error | list[CategoryCreatedEvent | OrderApprovedEvent | OrderCancelledEvent | OrderDeliveredEvent | OrderPlacedEvent | PetCreatedEvent | PetStatusChangedEvent | UsageThresholdEvent | WebhookEndpointDisabledEvent]]
+        Response[Any | Error | list[CategoryCreatedEvent | OrderApprovedEvent | OrderCancelledEvent | OrderDeliveredEvent | OrderPlacedEvent | PetCreatedEvent | PetStatusChangedEvent | UnknownEvent | UsageThresholdEvent | WebhookEndpointDisabledEvent]]
     """
 
     kwargs = _get_kwargs(
@@ -318,6 +331,7 @@ def sync(
         | OrderPlacedEvent
         | PetCreatedEvent
         | PetStatusChangedEvent
+        | UnknownEvent
         | UsageThresholdEvent
         | WebhookEndpointDisabledEvent
     ]
@@ -342,7 +356,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error | list[CategoryCreatedEvent | OrderApprovedEvent | OrderCancelledEvent | OrderDeliveredEvent | OrderPlacedEvent | PetCreatedEvent | PetStatusChangedEvent | UsageThresholdEvent | WebhookEndpointDisabledEvent]
+        Any | Error | list[CategoryCreatedEvent | OrderApprovedEvent | OrderCancelledEvent | OrderDeliveredEvent | OrderPlacedEvent | PetCreatedEvent | PetStatusChangedEvent | UnknownEvent | UsageThresholdEvent | WebhookEndpointDisabledEvent]
     """
 
     return sync_detailed(
@@ -372,6 +386,7 @@ async def asyncio_detailed(
         | OrderPlacedEvent
         | PetCreatedEvent
         | PetStatusChangedEvent
+        | UnknownEvent
         | UsageThresholdEvent
         | WebhookEndpointDisabledEvent
     ]
@@ -395,7 +410,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error | list[CategoryCreatedEvent | OrderApprovedEvent | OrderCancelledEvent | OrderDeliveredEvent | OrderPlacedEvent | PetCreatedEvent | PetStatusChangedEvent | UsageThresholdEvent | WebhookEndpointDisabledEvent]]
+        Response[Any | Error | list[CategoryCreatedEvent | OrderApprovedEvent | OrderCancelledEvent | OrderDeliveredEvent | OrderPlacedEvent | PetCreatedEvent | PetStatusChangedEvent | UnknownEvent | UsageThresholdEvent | WebhookEndpointDisabledEvent]]
     """
 
     kwargs = _get_kwargs(
@@ -428,6 +443,7 @@ async def asyncio(
         | OrderPlacedEvent
         | PetCreatedEvent
         | PetStatusChangedEvent
+        | UnknownEvent
         | UsageThresholdEvent
         | WebhookEndpointDisabledEvent
     ]
@@ -452,7 +468,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error | list[CategoryCreatedEvent | OrderApprovedEvent | OrderCancelledEvent | OrderDeliveredEvent | OrderPlacedEvent | PetCreatedEvent | PetStatusChangedEvent | UsageThresholdEvent | WebhookEndpointDisabledEvent]
+        Any | Error | list[CategoryCreatedEvent | OrderApprovedEvent | OrderCancelledEvent | OrderDeliveredEvent | OrderPlacedEvent | PetCreatedEvent | PetStatusChangedEvent | UnknownEvent | UsageThresholdEvent | WebhookEndpointDisabledEvent]
     """
 
     return (
