@@ -5,7 +5,6 @@ random draw that two workers may share."""
 from __future__ import annotations
 
 import itertools
-import random
 from types import SimpleNamespace
 from typing import Any
 
@@ -44,9 +43,10 @@ def test_three_workers_recycle_far_apart_however_often_they_are_replaced():
         _spawn(arbiter, pid)
     assert _points(arbiter) == [BASE, BASE + JITTER // 2, BASE + JITTER]
 
-    chosen = random.Random(1)
-    for pid in range(WORKERS, WORKERS + 50):  # a worker recycled, its replacement forked
-        del arbiter.WORKERS[chosen.choice(list(arbiter.WORKERS))]
+    # A worker recycled, its replacement forked: the oldest, the youngest, the middle one, in turn.
+    for pid in range(WORKERS, WORKERS + 60):
+        live = sorted(arbiter.WORKERS, key=lambda live_pid: arbiter.WORKERS[live_pid].max_requests)
+        del arbiter.WORKERS[live[pid % WORKERS]]
         _spawn(arbiter, pid)
         points = _points(arbiter)
         spacing = min(later - earlier for earlier, later in itertools.pairwise(points))
