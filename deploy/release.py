@@ -30,10 +30,10 @@ from pathlib import Path
 
 from deploy.host import SERVE_PID
 from deploy.rolling import ready_marker
+from deploy.serve import GUNICORN_PID
 from deploy.workers import STARTUP_SECONDS, WORKER_PID
 
 ROOT = Path(__file__).resolve().parent.parent
-GUNICORN_PID = "gunicorn.pid"  # deploy.serve's name for it
 # Old workers finish their request within gunicorn's graceful_timeout; a margin past it.
 STOP_SECONDS = 40
 

@@ -17,9 +17,10 @@ MIGRATIONS = ROOT / "pets" / "migrations"
 # The second release's column: nullable, so that the first release's inserts, which do not name
 # it, go on working once it is added.
 FIELD = "release_note = models.TextField(null=True, blank=True)"
+SECOND_MIGRATION = "release_note"
 
 
-def latest_migration() -> str:
+def _latest_migration() -> str:
     """The pets app's last migration, the one the second release's follows."""
     names = sorted(p.stem for p in MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.py"))
     return names[-1]
@@ -43,9 +44,8 @@ def _make_second(tree: Path) -> None:
     anchor = "    created_at = models.DateTimeField(auto_now_add=True)\n"
     assert anchor in text, "pets.models.Pet changed: update tests/deploy/releases.py"
     models.write_text(text.replace(anchor, f"{anchor}    {FIELD}\n", 1))
-    previous = latest_migration()
-    number = int(previous[:4]) + 1
-    (tree / "pets" / "migrations" / f"{number:04d}_release_note.py").write_text(
+    previous = _latest_migration()
+    (tree / "pets" / "migrations" / f"{SECOND_MIGRATION}.py").write_text(
         "from django.db import migrations, models\n\n\n"
         "class Migration(migrations.Migration):\n"
         f"    dependencies = [('pets', '{previous}')]\n"

@@ -20,10 +20,11 @@ from http import HTTPStatus
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
 from pets.models import Pet
 from tests.deploy.load import Load
-from tests.deploy.releases import latest_migration, lay_out
+from tests.deploy.releases import SECOND_MIGRATION, lay_out
 from tests.network import free_port
 from tests.waiting import wait_until
 from tests.webhooks.conftest import Receiver, worker_env
@@ -142,13 +143,13 @@ def test_a_release_deploys_under_load_with_nothing_failed_lost_doubled_or_paused
             serve.wait(timeout=60)
         log.close()
         shutil.rmtree(run_dir, ignore_errors=True)
-        # The test database goes back to the first release's schema.
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "pets", latest_migration(), "-v", "0"],
-            cwd=second,
-            env=env,
-            check=True,
-        )
+        # The test database goes back to the first release's schema (what unapplying the
+        # migration does, without starting Django again for it).
+        with connection.cursor() as cursor:
+            cursor.execute("ALTER TABLE pets_pet DROP COLUMN IF EXISTS release_note")
+            cursor.execute(
+                "DELETE FROM django_migrations WHERE app = 'pets' AND name = %s", [SECOND_MIGRATION]
+            )
 
     statuses = collections.Counter(outcome for _, outcome in load.answers)
     per_webhook = collections.Counter(d.headers["webhook-id"] for d in receiver.received)
