@@ -86,7 +86,6 @@ def test_a_release_deploys_under_load_with_nothing_failed_lost_doubled_or_paused
     load = Load(port, key, dog.pk)
     try:
         wait_until(lambda: get(f"{url}/healthz")[0] == HTTPStatus.OK, "make serve to answer")
-        wait_until(lambda: ready(run_dir, "celery.pid"), "the Celery worker to consume")
         endpoint = urllib.request.Request(
             f"{url}/v1/webhook_endpoints",
             json.dumps({"url": receiver.url, "events": ["pet.created"]}).encode(),
@@ -95,8 +94,9 @@ def test_a_release_deploys_under_load_with_nothing_failed_lost_doubled_or_paused
         with urllib.request.urlopen(endpoint, timeout=30) as response:
             assert response.status == HTTPStatus.CREATED
 
-        load.start()
+        load.start()  # while the Celery worker starts: what it owes meanwhile waits for it
         wait_until(lambda: load.count() >= STRETCH, "answers before the release")
+        wait_until(lambda: ready(run_dir, "celery.pid"), "the Celery worker to consume")
         # Timed from here: the stack's own start (each worker's first requests) is not the
         # release's doing.
         warm = time.monotonic()
