@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 
+from deploy.rolling import forget_worker, load_afresh, mark_ready, spread_recycling
 from petstore.metrics_directory import (
     forget_dead_processes,
     remove_own_directory,
@@ -39,8 +40,9 @@ timeout = 20
 # On SIGHUP (reload) or SIGTERM, a worker finishes the request it holds before it exits; the
 # longest a request can take is `timeout`, so 30 s lets every one finish.
 graceful_timeout = 30
-# Workers are replaced after 10,000 requests (± 1,000, so that they do not all restart at once):
-# a worker grows slowly (docs/performance.md), and a recycled one starts fresh.
+# Workers are replaced after 10,000 requests (+ up to 1,000, so that they do not all restart at
+# once: each live worker's point is away from its siblings', deploy.rolling): a worker grows
+# slowly (docs/performance.md), and a recycled one starts fresh.
 # Replacement is graceful (the request in hand is finished) and the listening socket stays
 # open, so behind nginx no request is lost to it.
 max_requests = 10_000
@@ -72,10 +74,26 @@ loglevel = "warning"
 accesslog = None
 
 
+def pre_fork(server: object, worker: object) -> None:
+    """A worker's recycling point, away from the live workers' (deploy.rolling)."""
+    spread_recycling(server, worker)
+
+
+def post_fork(server: object, worker: object) -> None:
+    """A new worker loads the release its directory holds now (deploy.rolling)."""
+    load_afresh(server, worker)
+
+
+def post_worker_init(worker: object) -> None:
+    """The application is loaded: the worker says it answers (deploy.rolling)."""
+    mark_ready(worker)
+
+
 def child_exit(server: object, worker: object) -> None:
     """A worker has exited (replaced after max_requests, killed): its metrics' counts join the
     totals, so that the directory holds files for live workers only (petstore.metrics_directory)."""
     forget_dead_processes()
+    forget_worker(worker)
 
 
 def on_exit(server: object) -> None:

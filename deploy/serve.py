@@ -4,9 +4,11 @@
 
 renders deploy/nginx.conf into a run directory (its prefix: config, pid, temporary files, the
 gunicorn socket), starts gunicorn (deploy/gunicorn.conf.py) on a unix socket in it, then nginx on
-``--listen``; logs go to standard output and error. Ctrl-C or SIGTERM stops both, gracefully;
-SIGHUP reloads both (gunicorn replaces its workers, nginx rereads its configuration) without
-dropping a request. The tests and the benchmark start the same stack through ``start_front``.
+``--listen``; logs go to standard output and error. Ctrl-C stops both, gracefully; SIGTERM
+drains the host first (``/readyz`` answers 503, requests are still served) then stops; SIGHUP
+reloads both (gunicorn replaces its workers, nginx rereads its configuration) without dropping
+a request; SIGUSR1 moves the Celery worker to the code now in place (``deploy.release``). The
+tests and the benchmark start the same stack through ``start_front``.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from deploy.host import DRAIN_SECONDS, SERVE_PID, Host
+from deploy.rolling import RUN_DIR
 from deploy.workers import SupervisedWorkers
 from petstore import metrics_directory
 
@@ -42,6 +46,9 @@ INSTALL_HINT = (
 # How long start_front waits for gunicorn, then nginx, to answer: far more than an idle host
 # needs, so that a loaded one (the tests beside other work) still starts.
 STARTUP_SECONDS = 120
+# Files in the run directory: gunicorn's master's pid, and the mark of a host draining.
+GUNICORN_PID = "gunicorn.pid"
+DRAIN_FILE = "draining"
 
 
 def nginx_binary() -> str:
@@ -130,12 +137,14 @@ def start_front(
     log_to_files: bool = True,
     gunicorn_args: Sequence[str] = (),
     startup_seconds: float = STARTUP_SECONDS,
+    root: Path = ROOT,
 ) -> Front:
     """Start gunicorn on a unix socket in ``run_dir``, then nginx on ``listen`` in front of it.
 
     With ``log_to_files``, every log (nginx's access and error logs, gunicorn's output, the
     service's request log) is a file under ``run_dir/logs``; otherwise they go to our own
-    standard output and error.
+    standard output and error. ``root`` is the code's directory, maybe a symlink that a release
+    points elsewhere (``deploy.release``): workers started later load what it then holds.
     """
     nginx = nginx_binary()
     run_dir = Path(run_dir or tempfile.mkdtemp(prefix="petstore-front-"))
@@ -147,7 +156,12 @@ def start_front(
     socket_path = run_dir / "gunicorn.sock"
     socket_path.unlink(missing_ok=True)
 
-    server_env = {**env, "PETSTORE_TRUSTED_PROXIES": "1"}
+    server_env = {
+        **env,
+        "PETSTORE_TRUSTED_PROXIES": "1",
+        RUN_DIR: str(run_dir),
+        "PETSTORE_DRAIN_FILE": str(run_dir / DRAIN_FILE),
+    }
     if (
         metrics_directory.VARIABLE not in server_env
     ):  # not shared with workers started by the caller
@@ -157,7 +171,11 @@ def start_front(
         "-m",
         "gunicorn",
         "--config",
-        str(DEPLOY / "gunicorn.conf.py"),
+        str(root / "deploy" / "gunicorn.conf.py"),
+        "--chdir",
+        str(root),
+        "--pid",
+        str(run_dir / GUNICORN_PID),
         "--bind",
         f"unix:{socket_path}",
         *(["--workers", str(workers)] if workers else []),
@@ -169,7 +187,7 @@ def start_front(
         output = (logs / "gunicorn.log").open("ab")
     # Own process groups: a Ctrl-C reaches serve.py alone, which stops both gracefully.
     gunicorn = subprocess.Popen(
-        command, cwd=ROOT, env=server_env, stdout=output, stderr=output, process_group=0
+        command, cwd=root, env=server_env, stdout=output, stderr=output, process_group=0
     )
     try:
         return _start_nginx(nginx, gunicorn, run_dir, listen, output, log_to_files, startup_seconds)
@@ -283,12 +301,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--run-dir", type=Path, help="default: a new temporary directory")
     parser.add_argument("--workers", type=int, help="default: cores + 1 (WEB_CONCURRENCY)")
     parser.add_argument("--migrate", action="store_true", help="apply migrations first")
+    parser.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=DRAIN_SECONDS,
+        help=f"on SIGTERM, /readyz answers 503 this long before the stack stops ({DRAIN_SECONDS})",
+    )
     options = parser.parse_args(argv)
 
     missing = [name for name in REQUIRED if not os.environ.get(name)]
     if missing:
         print(f"make serve needs {', '.join(missing)} in the environment.", file=sys.stderr)
         return 2
+    root = code_root()
     # A run directory of our own is removed on the way out; one given to us is kept.
     run_dir = options.run_dir or Path(tempfile.mkdtemp(prefix="petstore-front-"))
     # One directory of metrics for gunicorn's workers and Celery's, read by every scrape.
@@ -301,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.migrate:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--verbosity", "0"],
-            cwd=ROOT,
+            cwd=root,
             env=env,
             check=True,
         )
@@ -312,37 +337,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_dir=run_dir,
             workers=options.workers,
             log_to_files=False,
+            root=root,
         )
     except RuntimeError as exc:
         print(exc, file=sys.stderr)
         if options.run_dir is None:
             shutil.rmtree(run_dir, ignore_errors=True)
         return 1
-    workers = SupervisedWorkers(env, run_dir)
+    workers = SupervisedWorkers(env, run_dir, root=root)
     print(
         f"Serving on {front.url} (nginx → gunicorn at {front.socket_path}), webhooks from "
-        "Celery workers; Ctrl-C stops."
+        "Celery workers; Ctrl-C stops, SIGTERM drains then stops."
     )
-
-    stopping = False
-
-    def stop(signum: int, frame: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGHUP, lambda signum, frame: front.reload())
-    # The front stops the stack if it fails; the worker is started again.
-    while not stopping and front.nginx.poll() is None and front.gunicorn.poll() is None:
-        if workers.keep_running():
-            print("The Celery worker exited; started it again.", file=sys.stderr)
-        time.sleep(0.5)
-    workers.stop()
-    front.stop()
+    host = Host(front, workers, run_dir / DRAIN_FILE, options.drain_seconds)
+    status = host.run(run_dir / SERVE_PID)
     if options.run_dir is None:
         shutil.rmtree(run_dir, ignore_errors=True)
-    return 0 if stopping else 1
+    return status
+
+
+def code_root() -> Path:
+    """The code's directory as the shell or the service manager names it (``$PWD``), which may
+    be a symlink a release repoints (``deploy.release``); else where this file is."""
+    named = os.environ.get("PWD", "")
+    if named and os.path.isdir(named) and os.path.samefile(named, ROOT):
+        return Path(named)
+    return ROOT
 
 
 if __name__ == "__main__":

@@ -85,6 +85,18 @@ def forget_the_replaced(**_: object) -> None:
     forget_dead_processes()
 
 
+@worker_ready.connect
+def say_ready(**_: object) -> None:
+    """The worker consumes: under ``deploy.serve`` it makes its mark, a file named by its pid in
+    the run directory's ``ready``, so that a release stops the old worker only after this one
+    (``deploy.workers``; the same mark as gunicorn's workers', ``deploy.rolling``)."""
+    run_dir = os.environ.get("PETSTORE_RUN_DIR")
+    if run_dir:
+        ready = Path(run_dir) / "ready"
+        ready.mkdir(exist_ok=True)
+        (ready / str(os.getpid())).touch()
+
+
 # The worker's metrics server, while it runs.
 _serving: list[WSGIServer] = []
 

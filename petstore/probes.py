@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+
+from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
@@ -43,14 +46,21 @@ def _redis_ok() -> bool:
     return True
 
 
+def _host_state() -> str:
+    """``draining`` while the host is being taken out (its drain file exists), else ``ok``."""
+    drain_file = settings.PETSTORE_DRAIN_FILE
+    return "draining" if drain_file and os.path.exists(drain_file) else "ok"
+
+
 @csrf_exempt
 @require_safe
 @never_cache
 def readyz(request: HttpRequest) -> JsonResponse:
-    """Ready to serve: the database and Redis both answer."""
+    """Ready to serve: the database and Redis both answer, and the host is not draining."""
     checks = {
         "database": "ok" if _database_ok() else "down",
         "cache": "ok" if _redis_ok() else "down",
+        "host": _host_state(),
     }
     ready = all(state == "ok" for state in checks.values())
     return JsonResponse(

@@ -21,6 +21,9 @@ PETSTORE_METRICS_TOKEN = env_str("PETSTORE_METRICS_TOKEN")
 PETSTORE_WORKER_METRICS_PORT = env_int("PETSTORE_WORKER_METRICS_PORT", 0) or None
 # Metrics read from the database at each scrape, by the apps that own them.
 PETSTORE_METRICS_COLLECTORS = ["webhooks.metrics.WebhookCollector"]
+# While this file exists the host is draining (deploy.serve makes it on SIGTERM): /readyz answers
+# 503 so that the load balancer sends no new clients, and every other request is still served.
+PETSTORE_DRAIN_FILE = env_str("PETSTORE_DRAIN_FILE")
 
 # No format writes a thread or a process name, so log records need not collect them (the
 # logging HOWTO's "Optimization" switches).

@@ -48,7 +48,7 @@ def test_readyz_reports_the_cache_down(client, redis_down, db):
     response = client.get("/readyz")
 
     assert response.status_code == HTTPStatus.SERVICE_UNAVAILABLE
-    assert response.json()["checks"] == {"database": "ok", "cache": "down"}
+    assert response.json()["checks"] == {"database": "ok", "cache": "down", "host": "ok"}
 
 
 def test_limits_hold_in_one_process_without_redis(client, auth, embedded, clock):
