@@ -7,7 +7,7 @@ from typing import Any
 
 from events.types import EventType
 
-_PET = {"id": 10, "name": "Fido", "categoryId": 1, "status": "available"}
+_PET = {"id": 10, "name": "Fido", "categoryId": 1, "status": "available", "breed": "Beagle"}
 _ORDER = {
     "id": 7,
     "petId": 10,

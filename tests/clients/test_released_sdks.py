@@ -24,7 +24,8 @@ AGAINST_IT = Path(__file__).parent / "future" / "against_it.py"
 NOTHING_ADDED = {
     "windows": [window.name for window in WINDOWS],
     "eventTypes": ["pet.created"],
-    "petFields": [],
+    # Release 1.1.0's breed, which the SDKs built from 1.0.0 do not know.
+    "petFields": ["breed"],
     "usageFields": [],
     "conflictCode": "conflict",
 }

@@ -59,7 +59,7 @@ def test_every_types_example_is_as_its_schema_says(document):
 
 def test_an_event_unlike_its_types_schema_is_refused():
     order = {"id": 1, "petId": 2, "quantity": 1, "shipDate": None, "complete": False}
-    pet = {"id": 2, "name": "Rex", "categoryId": 1, "status": "pending"}
+    pet = {"id": 2, "name": "Rex", "categoryId": 1, "status": "pending", "breed": None}
     event = {"id": "evt_1", "createdAt": "2026-01-01T12:00:00Z"}
     validator = event_validator()
 

@@ -92,6 +92,7 @@ def test_an_order_is_seen_by_its_account_and_the_pet_by_everyone(
         "name": "Fido",
         "categoryId": pet.category_id,
         "status": "pending",
+        "breed": None,
         "previousStatus": "available",
     }
     assert my_events[1]["data"]["id"] == order.pk

@@ -787,7 +787,8 @@ export interface components {
          *         "id": 10,
          *         "name": "Fido",
          *         "categoryId": 1,
-         *         "status": "available"
+         *         "status": "available",
+         *         "breed": "Beagle"
          *       }
          *     }
          */
@@ -848,6 +849,7 @@ export interface components {
          *         "name": "Fido",
          *         "categoryId": 1,
          *         "status": "pending",
+         *         "breed": "Beagle",
          *         "previousStatus": "available"
          *       }
          *     }

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ADDED = {
     "windows": [window.name for window in WINDOWS],
     "eventTypes": ["pet.created", ADDED_TYPE],
-    "petFields": [ADDED_FIELD],
+    "petFields": ["breed", ADDED_FIELD],
     "usageFields": ["perQuarterHour"],
     "conflictCode": ADDED_CODE,
 }

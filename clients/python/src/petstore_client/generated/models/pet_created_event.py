@@ -22,7 +22,7 @@ class PetCreatedEvent:
 
     Example:
         {'id': 'evt_test_0123456789abcdef0123', 'type': 'pet.created', 'createdAt': '2026-01-02T10:00:00Z', 'data':
-            {'id': 10, 'name': 'Fido', 'categoryId': 1, 'status': 'available'}}
+            {'id': 10, 'name': 'Fido', 'categoryId': 1, 'status': 'available', 'breed': 'Beagle'}}
 
     Attributes:
         id (str): Unique and stable.

@@ -22,7 +22,8 @@ class PetStatusChangedEvent:
 
     Example:
         {'id': 'evt_test_0123456789abcdef0123', 'type': 'pet.status_changed', 'createdAt': '2026-01-02T10:00:00Z',
-            'data': {'id': 10, 'name': 'Fido', 'categoryId': 1, 'status': 'pending', 'previousStatus': 'available'}}
+            'data': {'id': 10, 'name': 'Fido', 'categoryId': 1, 'status': 'pending', 'breed': 'Beagle', 'previousStatus':
+            'available'}}
 
     Attributes:
         id (str): Unique and stable.
