@@ -2,8 +2,10 @@
 
 Within ``RETENTION`` the same key from the same account with the same body replays the first
 answer (status, body, ``Location``, plus ``Idempotent-Replayed: true``); with another body it is
-a ``422 idempotency_key_reused``; while the first request is still running, a ``409``. Answers
-from our side's failures (5xx) are not kept, so the retry runs again.
+a ``422 idempotency_key_reused``; while the first request is still running, a ``409``; and a
+``409`` too when the answer was kept by an earlier release whose answers had another shape
+(``petstore.representation``), rather than replay what today's document does not describe.
+Answers from our side's failures (5xx) are not kept, so the retry runs again.
 
 The claim is a row inserted before the work starts, under a unique (account, key) constraint:
 of any number of concurrent requests, across processes and hosts, exactly one inserts it.
@@ -32,6 +34,7 @@ from petstore.errors import ErrorCode
 from petstore.exceptions import Conflict
 from petstore.models import IdempotencyRecord
 from petstore.parsers import json_object
+from petstore.representation import shape
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
@@ -88,7 +91,21 @@ def _claim(account_id: int, key: str, fingerprint: str) -> IdempotencyRecord:
         return _claim(account_id, key, fingerprint)
     if existing.status_code is None:
         raise Conflict("A request with this Idempotency-Key is still in progress; retry shortly.")
+    if existing.shape != shape():
+        raise Conflict(_answered_before(existing))
     raise _Replay(existing)
+
+
+def _answered_before(record: IdempotencyRecord) -> str:
+    """Why a kept answer is not replayed: it is in a shape today's document does not describe
+    (a release changed the answer's fields since), so a client reading it by today's would
+    misread it. What the first request did stands, and can be read afresh."""
+    where = f" at {record.location}" if record.location else ""
+    return (
+        f"This Idempotency-Key's request was answered ({record.status_code}{where}) by an "
+        "earlier release of the API, whose answers are shaped differently; it is not replayed. "
+        "Read the result with a GET, or send a new request with a new key."
+    )
 
 
 class _Replay(Exception):
@@ -122,7 +139,8 @@ def _remember(record: IdempotencyRecord, response: HttpResponse, body: bytes) ->
     record.status_code = response.status_code
     record.body = body.decode()
     record.location = response.get("Location", "")
-    record.save(update_fields=["status_code", "body", "location"])
+    record.shape = shape()
+    record.save(update_fields=["status_code", "body", "location", "shape"])
 
 
 Action = Callable[..., HttpResponse]

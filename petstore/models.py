@@ -21,6 +21,8 @@ class IdempotencyRecord(models.Model):
     # can (an echoed "\u0000" in an error message, say).
     body = models.TextField(blank=True, default="")
     location = models.CharField(max_length=255, blank=True)
+    # The shape of the answers when it was kept (petstore.representation): replayed only in it.
+    shape = models.CharField(max_length=16, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
