@@ -4,5 +4,5 @@ from events.views import EventViewSet
 from petstore.conditional import conditional
 
 urlpatterns = [
-    path("events", conditional(EventViewSet.as_view({"get": "list"})), name="event-list"),
+    path("events", conditional(EventViewSet, {"get": "list"}), name="event-list"),
 ]

@@ -5,7 +5,6 @@ from typing import cast
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import viewsets
 from rest_framework.request import Request
 
 from events import positions, selectors
@@ -16,6 +15,7 @@ from petstore.callers import Caller, caller
 from petstore.openapi import error_responses, response_headers
 from petstore.pagination import KeysetPagination
 from petstore.scopes import Scope
+from petstore.viewsets import ConditionalViewSet, Validators
 
 # The query's ``type`` as a generator types it: an array of EventType written comma-separated,
 # which EventListQuery parses.
@@ -36,7 +36,7 @@ TYPES_PARAMETER = OpenApiParameter(
 
 
 @extend_schema(tags=["events"])
-class EventViewSet(viewsets.GenericViewSet):
+class EventViewSet(ConditionalViewSet):
     """What happened that the calling key may see, oldest first."""
 
     pagination_class = KeysetPagination
@@ -44,12 +44,12 @@ class EventViewSet(viewsets.GenericViewSet):
     required_scopes = {"list": Scope.EVENTS_READ}
 
     @staticmethod
-    def versions(action: str, caller: Caller) -> conditional.Validators:
+    def versions(action: str, caller: Caller) -> Validators:
         """The events every account sees and the caller's own, from the hour they are kept
         from (``selectors.kept_since``); the key's scopes are in every tag already."""
         hour = selectors.kept_since(timezone.now()).isoformat()
         own = selectors.own_version(caller.account_id)
-        return conditional.Validators((selectors.SHARED_VERSION, own), (hour,))
+        return Validators((selectors.SHARED_VERSION, own), (hour,))
 
     @extend_schema(
         operation_id="listEvents",

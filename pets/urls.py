@@ -6,22 +6,20 @@ from petstore.conditional import conditional
 
 # Exactly these paths, without trailing slashes: /v1/pets/ is a 404, not a redirect.
 urlpatterns = [
-    path(
-        "pets", conditional(PetViewSet.as_view({"get": "list", "post": "create"})), name="pet-list"
-    ),
+    path("pets", conditional(PetViewSet, {"get": "list", "post": "create"}), name="pet-list"),
     path(
         "pets/<int64:petId>",
-        conditional(PetViewSet.as_view({"get": "retrieve"})),
+        conditional(PetViewSet, {"get": "retrieve"}),
         name="pet-detail",
     ),
     path(
         "categories",
-        conditional(CategoryViewSet.as_view({"get": "list", "post": "create"})),
+        conditional(CategoryViewSet, {"get": "list", "post": "create"}),
         name="category-list",
     ),
     path(
         "categories/<int64:categoryId>",
-        conditional(CategoryViewSet.as_view({"get": "retrieve"})),
+        conditional(CategoryViewSet, {"get": "retrieve"}),
         name="category-detail",
     ),
 ]

@@ -7,7 +7,7 @@ from django.http import Http404, HttpResponse
 from django.utils import timezone
 from django.utils.http import http_date
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status, viewsets
+from rest_framework import status
 from rest_framework.request import Request
 
 from pets import selectors, services
@@ -29,6 +29,7 @@ from petstore.parsers import json_object
 from petstore.renderers import JsonAnswer
 from petstore.scopes import Scope
 from petstore.serializers import PATH_ID_SCHEMA
+from petstore.viewsets import ConditionalViewSet, Validators
 
 PET_ID = OpenApiParameter(
     "petId", PATH_ID_SCHEMA, OpenApiParameter.PATH, description="The ID of the animal."
@@ -48,7 +49,7 @@ def getpet_deprecation_headers() -> dict[str, str]:
 
 
 @extend_schema(tags=["animals"])
-class PetViewSet(viewsets.GenericViewSet):
+class PetViewSet(ConditionalViewSet):
     pagination_class = KeysetPagination
     serializer_class = PetSerializer
     required_scopes = {
@@ -131,11 +132,11 @@ class PetViewSet(viewsets.GenericViewSet):
         return JsonAnswer(pet)
 
     @staticmethod
-    def versions(action: str, caller: Caller) -> conditional.Validators | None:
+    def versions(action: str, caller: Caller) -> Validators | None:
         """What the answers of its GETs show (petstore.conditional)."""
         if action == "retrieve" and timezone.now() >= settings.PETSTORE_GETPET_SUNSET_AT:
             return None  # the view answers 410
-        return conditional.Validators((selectors.PETS_VERSION,))
+        return Validators((selectors.PETS_VERSION,))
 
     def finalize_response(  # type: ignore[override]  # DRF's stubs say Response; any answer comes
         self, request: Request, response: HttpResponse, *args: Any, **kwargs: Any
@@ -148,7 +149,7 @@ class PetViewSet(viewsets.GenericViewSet):
 
 
 @extend_schema(tags=["categories"])
-class CategoryViewSet(viewsets.GenericViewSet):
+class CategoryViewSet(ConditionalViewSet):
     serializer_class = CategorySerializer
     # Categories are how animals are browsed: reading them is reading animals.
     required_scopes = {
@@ -158,9 +159,9 @@ class CategoryViewSet(viewsets.GenericViewSet):
     }
 
     @staticmethod
-    def versions(action: str, caller: Caller) -> conditional.Validators:
+    def versions(action: str, caller: Caller) -> Validators:
         """What the answers of its GETs show (petstore.conditional)."""
-        return conditional.Validators((selectors.CATEGORIES_VERSION,))
+        return Validators((selectors.CATEGORIES_VERSION,))
 
     @extend_schema(
         operation_id="listCategories",

@@ -4,10 +4,11 @@ little and spends nothing of the day window (``apikeys.admission`` gives the day
 
 The tag is made from the answer's bytes, so it is right in every mode, Redis or not. To answer
 304 without building the answer, a conditional request reads, in one round trip, the versions
-that the view says its answer shows (its ``versions``; writers renew them once their change has
-committed, ``changed``) and the tag last served for the same URL and caller under them: while
-the versions are unchanged, so is the answer. They are read before the view's queries, so that a
-tag is never recorded under versions newer than its answer.
+that the viewset says its answer shows (its hooks: ``petstore.viewsets.ConditionalViewSet``;
+writers renew them once their change has committed, ``changed``) and the tag last served for
+the same URL and caller under them: while the versions are unchanged, so is the answer. They
+are read before the view's queries, so that a tag is never recorded under versions newer than
+its answer.
 """
 
 from __future__ import annotations
@@ -17,41 +18,39 @@ import hashlib
 import logging
 import uuid
 from collections.abc import Callable, Iterable
-from functools import wraps
-from typing import Any, NamedTuple, Protocol
+from functools import partial, wraps
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.template.response import SimpleTemplateResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
 from petstore import redis
-from petstore.cache_control import PRIVATE
 from petstore.callers import Caller, admitted_caller
 from petstore.openapi import response_headers
+from petstore.viewsets import ConditionalViewSet, Validators
 
 logger = logging.getLogger("petstore.conditional")
 
 # Names in Redis (after settings.REDIS_KEY_PREFIX): a version's, a tag served's.
 VERSION = "etag:version:"  # + the version's name
-SEEN = "etag:seen:"  # + a digest of the URL and the caller
+SEEN = "etag:seen:"  # + a digest of the URL and the caller, a part a LINE
+LINE = "\n"
 # How long a tag served is remembered for its URL and caller: a day of polling.
 SEEN_SECONDS = 86_400
+# The headers this layer reads and writes.
+ETAG = "ETag"
+LINK = "Link"
+VARY = "Vary"
+# MD5, the quickest of hashlib's here: neither a tag nor a record's name needs resistance to
+# crafted collisions.
+md5 = partial(hashlib.md5, usedforsecurity=False)
 # Versions this process could not write: until it can, it decides no 304 before the view.
 _unsaved: set[str] = set()
-
-
-class Validators(NamedTuple):
-    """What a view's answer depends on besides its URL and the calling key."""
-
-    versions: tuple[str, ...]  # names given to ``changed`` by whoever writes what it shows
-    values: tuple[str, ...] = ()  # anything else, such as the hour a feed is kept from
-
-
-class Versioned(Protocol):
-    def __call__(self, action: str, caller: Caller) -> Validators | None: ...
 
 
 def changed(*names: str) -> None:
@@ -66,11 +65,8 @@ def _renew(names: Iterable[str]) -> None:
     if client is None:
         return
     wanted = {*names, *_unsaved}
-    if not wanted:
-        return
-    pairs = [part for name in wanted for part in (_name(name), uuid.uuid4().hex)]
     try:
-        client.execute("MSET", *pairs)
+        client.mset({_version_name(name): uuid.uuid4().hex for name in wanted})
     except redis.RedisError:
         logger.warning("could not renew the versions %s: no 304 until they are", sorted(wanted))
         _unsaved.update(wanted)
@@ -78,9 +74,14 @@ def _renew(names: Iterable[str]) -> None:
     _unsaved.difference_update(wanted)
 
 
-def _read(names: list[str], versions: int) -> list[bytes | None] | None:
-    """The values of ``names``, the first ``versions`` of them versions, the others None where
-    there is none; or None when they cannot be trusted: no Redis, an outage, or a version this
+def _version_name(name: str) -> str:
+    """Where the version ``name`` is kept in Redis."""
+    return f"{settings.REDIS_KEY_PREFIX}{VERSION}{name}"
+
+
+def _read(versions: list[str], name: str) -> tuple[list[bytes], bytes | None] | None:
+    """The values of the versions named ``versions`` and of ``name`` (None: it has none), in
+    one round trip; or None when they cannot be trusted: no Redis, an outage, or a version this
     process failed to renew."""
     client = redis.client()
     if client is None or client.down_since is not None:
@@ -90,56 +91,61 @@ def _read(names: list[str], versions: int) -> list[bytes | None] | None:
         if _unsaved:
             return None
     try:
-        values: list[bytes | None] = client.execute("MGET", *names)
-        for n, value in enumerate(values[:versions]):
-            if value is None:
-                # Never written, or lost (Redis restarted empty): a fresh value, which no tag
-                # was recorded under, unless another request has just set one.
-                fresh = uuid.uuid4().hex.encode()
-                current = client.execute("SET", names[n], fresh, "NX", "GET")
-                values[n] = current if isinstance(current, bytes) else fresh
+        *values, last = client.mget([*versions, name])
+        return [value or _made(client, versions[n]) for n, value in enumerate(values)], last
     except redis.RedisError:
         return None
-    return values
+
+
+def _made(client: redis.RedisClient, version: str) -> bytes:
+    """A value for ``version``, which has none: never written, or lost (Redis restarted empty).
+    Fresh, so that no tag was recorded under it. Two requests that find it missing at once each
+    write their own; the tag recorded under the one overwritten is built once more."""
+    fresh = uuid.uuid4().hex.encode()
+    client.set(version, fresh)
+    return fresh
 
 
 def _remember(name: str, value: bytes) -> None:
     client = redis.client()
     if client is not None:
         with contextlib.suppress(redis.RedisError):
-            client.execute("SET", name, value, "EX", SEEN_SECONDS)
+            client.set(name, value, ex=SEEN_SECONDS)
 
 
-def _name(name: str) -> str:
-    return f"{settings.REDIS_KEY_PREFIX}{VERSION}{name}"
-
-
-def conditional(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """``view``, a viewset's ``as_view()``, answering its GETs conditionally; the viewset's
-    ``versions(action, caller)`` says what its answers show (without one, or None: a 304 is
-    decided once the answer is made)."""
+def conditional(
+    viewset: type[ConditionalViewSet], actions: dict[str, str]
+) -> Callable[..., HttpResponse]:
+    """``viewset.as_view(actions)``, answering its GETs conditionally: its hooks
+    (``ConditionalViewSet``) say who may be answered and what the answer shows."""
+    view = viewset.as_view({**actions})
 
     # The work is a module function's, run on each request, so that what runs it is a request
     # (the mutation run, docs/mutation.md, maps each function to the tests that call it).
     @wraps(view)
-    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        return _answer(view, request, *args, **kwargs)
+    def answer(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        return _answer(view, viewset, actions, request, **kwargs)
 
     return answer
 
 
 def _answer(
-    view: Callable[..., HttpResponse], request: HttpRequest, *args: Any, **kwargs: Any
+    view: Callable[..., HttpResponse],
+    viewset: type[ConditionalViewSet],
+    actions: dict[str, str],
+    request: HttpRequest,
+    **kwargs: Any,
 ) -> HttpResponse:
-    asked = request.META.get("HTTP_IF_NONE_MATCH", "")
+    asked = request.META.get("HTTP_IF_NONE_MATCH")
     if not asked or request.method not in ("GET", "HEAD"):
-        return _tagged(view(request, *args, **kwargs))
-    seen = _last_served(view, request)
-    # "*" names any current answer: only the view knows whether there is one (a 404).
-    if seen is not None and seen.tag and asked.strip() != "*" and matches(asked, seen.tag):
+        return _tagged(view(request, **kwargs))
+    # A tag recorded under the versions read now names the current answer: one that exists
+    # (a 200), which is what "*" asks for too.
+    seen = _last_served(viewset, actions["get"], request)
+    if seen is not None and seen.tag is not None and matches(asked, seen.tag):
         return not_modified(seen.tag)
-    response = _tagged(view(request, *args, **kwargs))
-    tag = response.get("ETag")
+    response = _tagged(view(request, **kwargs))
+    tag = response.get(ETAG)
     if tag is None:
         return response
     if seen is not None and seen.tag != tag:
@@ -147,18 +153,15 @@ def _answer(
     return not_modified(tag) if matches(asked, tag) else response
 
 
-def _last_served(view: Callable[..., HttpResponse], request: HttpRequest) -> Seen | None:
+def _last_served(
+    viewset: type[ConditionalViewSet], action: str, request: HttpRequest
+) -> Seen | None:
     """What was last served for the request, for a caller allowed to see the answer, when the
-    view's viewset says what its answer shows."""
-    viewset = view.cls  # type: ignore[attr-defined]
-    action = view.actions.get("get")  # type: ignore[attr-defined]
-    versioned: Versioned | None = getattr(viewset, "versions", None)
+    viewset says what its answer shows."""
     caller = admitted_caller(request)
-    if versioned is None or caller is None:
+    if caller is None or viewset.required_scopes.get(action) not in caller.scope_set:
         return None
-    if viewset.required_scopes.get(action) not in caller.scope_set:
-        return None
-    return _seen(request, caller, versioned(action, caller))
+    return _seen(request, caller, viewset.versions(action, caller))
 
 
 class Seen(NamedTuple):
@@ -166,28 +169,31 @@ class Seen(NamedTuple):
 
     name: str  # where it is kept
     versions: bytes  # the versions read now, each followed by a space
-    tag: str  # "": none under them
+    tag: str | None  # None: none under them
 
 
 def _seen(request: HttpRequest, caller: Caller, validators: Validators | None) -> Seen | None:
     if validators is None:
         return None
-    asker = [
-        request.path,
-        request.META.get("QUERY_STRING", ""),
-        str(caller.account_id),
-        ",".join(sorted(caller.scope_set)),
-        "p" if caller.is_publishable else "s",
-        *validators.values,
-    ]
-    asker_digest = hashlib.md5("\n".join(asker).encode(), usedforsecurity=False).hexdigest()
-    name = f"{settings.REDIS_KEY_PREFIX}{SEEN}{asker_digest}"
-    values = _read([*map(_name, validators.versions), name], len(validators.versions))
-    if values is None:
+    # Who asks for what, a part a line: a tag served to one is never another's. (The query
+    # string reads "None" where the server sent none.)
+    asker = LINE.join(
+        [
+            request.path,
+            str(request.META.get("QUERY_STRING")),
+            str(caller.account_id),
+            str(caller.is_publishable),
+            *validators.values,
+            *sorted(caller.scope_set),
+        ]
+    )
+    name = f"{settings.REDIS_KEY_PREFIX}{SEEN}{md5(asker.encode()).hexdigest()}"
+    read = _read([*map(_version_name, validators.versions)], name)
+    if read is None:
         return None
-    *versions, last = values
-    now = b" ".join(value or b"" for value in versions) + b" "
-    tag = last[len(now) :].decode() if last is not None and last.startswith(now) else ""
+    versions, last = read
+    now = b" ".join(versions) + b" "
+    tag = last[len(now) :].decode() if last is not None and last.startswith(now) else None
     return Seen(name, now, tag)
 
 
@@ -195,13 +201,13 @@ def _tagged(response: HttpResponse) -> HttpResponse:
     """``response`` with the tag of its bytes, when it is an answer (200)."""
     if response.status_code != 200:
         return response
-    render = getattr(response, "render", None)
-    if render is not None:  # a DRF Response, rendered here rather than by the handler
-        render()
-    # MD5, the quickest of hashlib's here: a tag needs no resistance to crafted collisions.
+    if isinstance(response, SimpleTemplateResponse):  # a DRF Response, rendered here
+        response.render()
+    digest = md5(response.content)
     # The Link is part of the answer a client keeps.
-    digest = hashlib.md5(response.content, usedforsecurity=False)
-    digest.update(response.get("Link", "").encode())
+    link = response.get(LINK)
+    if link is not None:
+        digest.update(link.encode())
     _mark(response, f'"{digest.hexdigest()}"')
     return response
 
@@ -216,13 +222,12 @@ def matches(asked: str, tag: str) -> bool:
 
 
 def _mark(response: HttpResponse, tag: str) -> None:
-    response["ETag"] = tag
-    # A client may keep the answer but must ask again, with the tag, before using it.
-    response["Cache-Control"] = PRIVATE
-    if "Vary" in response:
+    # Its Cache-Control is the API's (petstore.cache_control): kept, but asked for again.
+    response[ETAG] = tag
+    if VARY in response:
         patch_vary_headers(response, ("Authorization",))
     else:  # the usual case, set without patch_vary_headers' parsing
-        response["Vary"] = "Authorization"
+        response[VARY] = "Authorization"
 
 
 def not_modified(tag: str) -> HttpResponse:

@@ -14,7 +14,7 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -87,6 +87,23 @@ class RedisClient:
     def execute(self, *command: str | int | bytes) -> Any:
         """Send one command and return its reply (bytes, int, list, or None)."""
         return self.execute_packed(hiredis.pack_command(command))  # type: ignore[arg-type]
+
+    # The commands petstore.conditional sends, typed and named as redis-py names them.
+
+    def mget(self, names: Sequence[str]) -> list[bytes | None]:
+        """The values of ``names``, None for each that has none."""
+        values: list[bytes | None] = self.execute("MGET", *names)
+        return values
+
+    def mset(self, values: Mapping[str, str | bytes]) -> None:
+        self.execute("MSET", *(part for pair in values.items() for part in pair))
+
+    def set(self, name: str, value: str | bytes, *, ex: int | None = None) -> None:
+        """``name`` set to ``value``, expiring after ``ex`` seconds when given."""
+        if ex is None:
+            self.execute("SET", name, value)
+        else:
+            self.execute("SET", name, value, "EX", ex)
 
     def evalsha(self, sha: str, source: str, *arguments: str | int | bytes) -> Any:
         """Run the script named ``sha``, loading ``source`` first if this server does not know

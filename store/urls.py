@@ -7,12 +7,12 @@ from store.views import OrderViewSet
 urlpatterns = [
     path(
         "store/orders",
-        conditional(OrderViewSet.as_view({"get": "list", "post": "create"})),
+        conditional(OrderViewSet, {"get": "list", "post": "create"}),
         name="order-list",
     ),
     path(
         "store/orders/<int64:orderId>",
-        conditional(OrderViewSet.as_view({"get": "retrieve", "delete": "destroy"})),
+        conditional(OrderViewSet, {"get": "retrieve", "delete": "destroy"}),
         name="order-detail",
     ),
 ]

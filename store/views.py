@@ -5,7 +5,7 @@ from typing import Any, cast
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status, viewsets
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -19,6 +19,7 @@ from petstore.parsers import json_object
 from petstore.renderers import JsonAnswer
 from petstore.scopes import Scope
 from petstore.serializers import PATH_ID_SCHEMA
+from petstore.viewsets import ConditionalViewSet, Validators
 from store import selectors, services
 from store.models import Order
 from store.serializers import (
@@ -34,7 +35,7 @@ ORDER_ID = OpenApiParameter(
 
 
 @extend_schema(tags=["orders"])
-class OrderViewSet(viewsets.GenericViewSet):
+class OrderViewSet(ConditionalViewSet):
     """The calling account's adoption orders; another account's orders do not exist for it."""
 
     pagination_class = KeysetPagination
@@ -47,9 +48,9 @@ class OrderViewSet(viewsets.GenericViewSet):
     }
 
     @staticmethod
-    def versions(action: str, caller: Caller) -> conditional.Validators:
+    def versions(action: str, caller: Caller) -> Validators:
         """What the answers of its GETs show: the caller's account's orders alone."""
-        return conditional.Validators((selectors.orders_version(caller.account_id),))
+        return Validators((selectors.orders_version(caller.account_id),))
 
     def get_queryset(self) -> QuerySet[Order]:
         return Order.objects.filter(account_id=caller_key(self.request).account_id)

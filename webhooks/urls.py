@@ -7,15 +7,13 @@ from webhooks.views import DeliveryViewSet, EndpointViewSet
 urlpatterns = [
     path(
         "webhook_endpoints",
-        conditional(EndpointViewSet.as_view({"get": "list", "post": "create"})),
+        conditional(EndpointViewSet, {"get": "list", "post": "create"}),
         name="webhook-endpoint-list",
     ),
     path(
         "webhook_endpoints/<int64:endpointId>",
         conditional(
-            EndpointViewSet.as_view(
-                {"get": "retrieve", "patch": "partial_update", "delete": "destroy"}
-            )
+            EndpointViewSet, {"get": "retrieve", "patch": "partial_update", "delete": "destroy"}
         ),
         name="webhook-endpoint-detail",
     ),

@@ -26,6 +26,7 @@ from petstore.parsers import json_object
 from petstore.renderers import JsonAnswer
 from petstore.scopes import Scope
 from petstore.serializers import PATH_ID_SCHEMA
+from petstore.viewsets import ConditionalViewSet
 from webhooks import deliveries, endpoints, selectors, services
 from webhooks.models import Delivery, Endpoint
 from webhooks.serializers import (
@@ -96,7 +97,7 @@ class SecretKeysOnly(viewsets.GenericViewSet):
 
 
 @extend_schema(tags=["webhooks"])
-class EndpointViewSet(SecretKeysOnly):
+class EndpointViewSet(SecretKeysOnly, ConditionalViewSet):
     """The calling account's webhook endpoints."""
 
     serializer_class = EndpointSerializer
@@ -111,8 +112,8 @@ class EndpointViewSet(SecretKeysOnly):
         "test": Scope.WEBHOOKS_WRITE,
     }
 
-    # No versions (petstore.conditional): a paused endpoint's state changes when its pause ends,
-    # without a write, so its answers are tagged by their bytes.
+    # No versions (ConditionalViewSet.versions): a paused endpoint's state changes when its
+    # pause ends, without a write, so its answers are tagged by their bytes.
 
     @extend_schema(
         operation_id="listWebhookEndpoints",
