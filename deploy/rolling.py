@@ -78,8 +78,12 @@ def mark_ready(worker: Any) -> None:
 def warm_up(application: Any) -> None:
     """One /readyz through the application before any client's request: it imports every view
     (the URLconf), runs each middleware once and opens the database and Redis connections, which
-    a fresh worker's first requests would otherwise wait for."""
+    a fresh worker's first requests would otherwise wait for; and makes the digest of the
+    answers' shape (petstore.representation), which the first conditional GET or idempotent
+    POST would."""
     from django.conf import settings
+
+    from petstore import representation
 
     hosts = [host for host in settings.ALLOWED_HOSTS if host and not host.startswith((".", "*"))]
     environ: dict[str, Any] = {}
@@ -89,6 +93,7 @@ def warm_up(application: Any) -> None:
     for _ in body:
         pass
     getattr(body, "close", lambda: None)()
+    representation.shape()
 
 
 def forget_worker(worker: Any) -> None:

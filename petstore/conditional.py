@@ -29,7 +29,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.http import parse_etags
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
-from petstore import redis
+from petstore import redis, representation
 from petstore.callers import Caller, admitted_caller
 from petstore.openapi import response_headers
 from petstore.viewsets import ConditionalViewSet, Validators
@@ -176,9 +176,11 @@ def _seen(request: HttpRequest, caller: Caller, validators: Validators | None) -
     if validators is None:
         return None
     # Who asks for what, a part a line: a tag served to one is never another's. (The query
-    # string reads "None" where the server sent none.)
+    # string reads "None" where the server sent none.) And in which shape: a tag served before
+    # a release changed the answer's fields is not today's, whatever the versions say.
     asker = LINE.join(
         [
+            representation.shape(),
             request.path,
             str(request.META.get("QUERY_STRING")),
             str(caller.account_id),

@@ -78,8 +78,13 @@ def server_env() -> dict[str, str]:
     }
 
 
-def start_instance(workers: int = 2) -> Instance:
+def start_instance(workers: int = 2, settings_module: str | None = None) -> Instance:
+    """gunicorn on a free port of loopback, against this test's database and Redis; with
+    ``settings_module``, under those settings rather than the test's own."""
     port = free_port()
+    env = server_env()
+    if settings_module is not None:
+        env["DJANGO_SETTINGS_MODULE"] = settings_module
     process = subprocess.Popen(
         [
             sys.executable,
@@ -102,7 +107,7 @@ def start_instance(workers: int = 2) -> Instance:
             "0",
         ],
         cwd=ROOT,
-        env=server_env(),
+        env=env,
     )
     instance = Instance(f"http://127.0.0.1:{port}", process)
     try:

@@ -8,7 +8,9 @@ from pets.models import Pet
 from pets.serializers import PetSerializer, PetStatusChangeSerializer
 from tests.clients.future.settings import ADDED_FIELD
 
-Pet.add_to_class(ADDED_FIELD, models.CharField(max_length=64, blank=True, default=""))
+Pet.add_to_class(
+    ADDED_FIELD, models.CharField(max_length=64, blank=True, default="", db_default="")
+)
 # Declared on PetSerializer, as its subclasses would inherit it; before pets.selectors reads it.
 for shape in (PetSerializer, PetStatusChangeSerializer):
     shape._declared_fields[ADDED_FIELD] = serializers.CharField(

@@ -10,6 +10,8 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="pet",
             name="nickname",
-            field=models.CharField(blank=True, default="", max_length=64),
+            # A default in the database too: the release before, still serving while this one
+            # deploys, inserts animals without it (docs/releasing.md, expand then contract).
+            field=models.CharField(blank=True, default="", db_default="", max_length=64),
         ),
     ]
