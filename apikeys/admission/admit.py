@@ -36,7 +36,7 @@ from apikeys.admission.result import Admission, Counted, ForeignOrigin, Lookup, 
 from apikeys.events import usage_threshold
 from apikeys.keyring import keyring, record_name
 from apikeys.lastuse import last_use
-from apikeys.limiter import Policy, Subject, limiter
+from apikeys.limiter import Decision, Policy, Subject, limiter
 from apikeys.models.api_keys import KeyFacts, key_state, refusal_message
 from apikeys.records import KeyRecord
 from petstore import redis
@@ -160,18 +160,22 @@ def _admitted(
 
 
 def _count(request: HttpRequest, sent: Sent, found: Lookup, generation: str) -> Admission:
-    """Count the request against the key's account (``found.counted``: counted already), or for
-    GET /v1/rate_limit read its windows instead; then what follows from a count: the key's last
-    use, the day's threshold events. A count that finds ``generation`` out of date counts
-    nothing and says so."""
+    """Count the request against the key's account, or for GET /v1/rate_limit read its windows
+    instead. A count that finds ``generation`` out of date counts nothing and says so."""
     record = found.record
     subject = Subject.account(record.account_id, record.limits, key_id=record.id)
     if _peeking(request):
         per_minute = RATE_LIMIT_READS_PER_MINUTE
         decision, standing = limiter.peek(subject, per_minute=per_minute, generation=generation)
-        return Admission(
-            decision, record, sent.prefix, origins=record.origin_set, standing=standing
-        )
+    else:
+        decision, standing = _counted(sent, found, subject, generation), None
+    return Admission(decision, record, sent.prefix, origins=record.origin_set, standing=standing)
+
+
+def _counted(sent: Sent, found: Lookup, subject: Subject, generation: str) -> Decision:
+    """The count (``found.counted``: made already, by the key's record), and what follows from
+    it: the key's last use, the day's threshold events."""
+    record = found.record
     if found.counted is None:
         decision, now = limiter.check(subject, generation=generation), time.time()
     else:
@@ -182,7 +186,7 @@ def _count(request: HttpRequest, sent: Sent, found: Lookup, generation: str) -> 
     if decision.day_threshold:
         with contextlib.suppress(DatabaseError):  # nor a missed event
             usage_threshold(record.account_id, decision, record.limits.per_day)
-    return Admission(decision, record, sent.prefix, origins=record.origin_set)
+    return decision
 
 
 def _peeking(request: HttpRequest) -> bool:
