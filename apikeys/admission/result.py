@@ -1,19 +1,48 @@
-"""What admission decided about a request, as one immutable value."""
+"""What admission finds and decides about a request, each step's result one immutable value:
+the key the request sent (``Sent``), the key found for it (``Lookup``), and what admission
+decided (``Admission``), stored on the request."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.http import HttpRequest
 from rest_framework.exceptions import APIException, PermissionDenied
 from rest_framework.request import Request
 
-from apikeys.limiter import Decision, Standing
+from apikeys.limiter import Decision, Outcome, Standing
 from apikeys.records import KeyRecord
 
 
 class ForeignOrigin(PermissionDenied):
     """A publishable key sent from a web origin it is not bound to."""
+
+
+class Sent(NamedTuple):
+    """The key a request sent: as sent, its digest (what it is found by) and its display
+    prefix (what the logs name it by)."""
+
+    token: str
+    digest: str
+    prefix: str
+
+
+class Counted(NamedTuple):
+    """A count Redis made as it read the key's record, in the same round trip, and when."""
+
+    outcome: Outcome
+    now: float
+
+
+class Lookup(NamedTuple):
+    """A key found for a request, and what the finding already settled."""
+
+    record: KeyRecord
+    generation: str = ""  # the key generation it was read under, for the count to verify
+    refusal: APIException | None = None  # why it may not be used now, from here; None: it may
+    counted: Counted | None = None  # counted already, by its record (usable from any origin)
+    address: Admission | None = None  # the count that let a digest Redis lacked reach SQL
 
 
 @dataclass(frozen=True)

@@ -98,3 +98,16 @@ def test_the_days_threshold_event_belongs_to_the_keys_account(client, make_key, 
     passed = Event.objects.get(type="usage.threshold")
     assert passed.account_id == account.pk
     assert passed.data["percent"] == 80
+
+
+def test_a_key_refused_after_a_query_counts_once_against_the_address(client, make_key, clock):
+    key = make_key(kind="publishable", origins=(SHELTER,))
+    ApiKey.objects.filter(digest=keys.digest(key)).update(revoked_at=timezone.now())
+    forget_in_redis(key)  # a digest Redis does not know: counted by address before the query
+
+    response = client.get("/v1/pets", headers=from_origin(key, SHELTER))
+
+    body = assert_error(response, HTTPStatus.UNAUTHORIZED, "unauthorized")
+    assert body["message"] == "This API key has been revoked."
+    assert response["X-RateLimit-Remaining"] == "59"
+    assert_cors_for(response, SHELTER)
