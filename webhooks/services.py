@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, CharField, F, Field, IntegerField, Q, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from apikeys.models import Account
@@ -304,18 +304,18 @@ def record_delivered(endpoint_id: int, delivered: list[tuple[int, Attempt]], now
             last_status=status,
             last_error="",
             last_error_kind="",
-            last_duration_ms=_each(attempts, "duration_ms", IntegerField()),
-            last_response=_each(attempts, "response", CharField()),
+            last_duration_ms=_each(attempts, "duration_ms"),
+            last_response=_each(attempts, "response"),
         )
 
 
-def _each(attempts: list[tuple[int, Attempt]], field: str, kind: Field) -> Case | Value:
-    """Each delivery's own value of its attempt's ``field``, or the one they share."""
+def _each(attempts: list[tuple[int, Attempt]], field: str) -> Case | Value:
+    """Each delivery's own value of its attempt's ``field``, or the one they share (its type,
+    and so the SQL, Django's from the value's)."""
     values = {getattr(attempt, field) for _, attempt in attempts}
     if len(values) == 1:
-        return Value(values.pop(), output_field=kind)
-    whens = [When(pk=delivery, then=Value(getattr(a, field))) for delivery, a in attempts]
-    return Case(*whens, output_field=kind)
+        return Value(values.pop())
+    return Case(*[When(pk=delivery, then=Value(getattr(a, field))) for delivery, a in attempts])
 
 
 def _resume(endpoint_id: int) -> None:
