@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, CharField, F, Field, IntegerField, Q, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from apikeys.models import Account
@@ -18,9 +18,9 @@ from audit.services import Actor, record_by
 from events.models import Event
 from petstore.exceptions import Conflict
 from webhooks import events as webhook_events
-from webhooks import sql
-from webhooks.answers import MAX_RETRY_AFTER_SECONDS
+from webhooks import next_state, sql
 from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint
+from webhooks.next_state import HEALTHY, Breaker, Disabling, NextState, Policy
 
 if TYPE_CHECKING:
     # Only the workers load the HTTP client (webhooks.delivery); the web processes never do.
@@ -203,54 +203,67 @@ def _named(ids: list[int]) -> dict[str, int]:
 
 @transaction.atomic  # the delivery's end and what it does to its endpoint, seen together
 def record(delivery: Delivery, attempt: Attempt, now: datetime | None = None) -> None:
-    """What became of an attempt: delivered; or tried again after the schedule's next wait;
-    or, at the schedule's end, failed. A ``410 Gone`` disables the endpoint at once, and an
-    endpoint none of whose deliveries succeeded through a whole schedule is disabled.
-
-    The endpoint's circuit breaker counts its failed attempts in a row (no answer, 5xx, 429):
-    from ``PETSTORE_WEBHOOK_PAUSE_AFTER`` on it is paused, and what it is owed waits without
-    spending its schedule; a ``Retry-After`` on a 429 or 503 pauses it as asked (at most an
-    hour); a success resumes it. One failing for ``PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS`` is
-    disabled, and what it is owed failed. A success costs two UPDATEs."""
+    """What became of an attempt, as ``next_state.after`` decides it from the delivery's and
+    its endpoint's rows: the delivery and the endpoint's circuit breaker written, and the
+    endpoint disabled if it says so (one dead for days, with what it is owed failed). A
+    success costs two UPDATEs."""
     now = now or timezone.now()
-    schedule = settings.PETSTORE_WEBHOOK_RETRY_SECONDS
     delivery.last_attempt_at, delivery.last_status = now, attempt.status
     delivery.last_error, delivery.leased_until, delivery.run = attempt.error, None, None
     delivery.last_error_kind = attempt.error_kind or ""
     delivery.last_duration_ms, delivery.last_response = attempt.duration_ms, attempt.response
-    paused = False
-    if attempt.delivered:
-        _resume(delivery.endpoint_id)
-    elif attempt.counts_against_receiver or attempt.retry_after is not None:
+    if attempt.counts_against_receiver:  # the only attempt the breaker counts: its row read
         with transaction.atomic():
             endpoint = Endpoint.objects.select_for_update().get(pk=delivery.endpoint_id)
-            paused = _trip(endpoint, attempt, now)
-            endpoint.save(update_fields=["failures", "failing_since", "paused_until"])
+            outcome = _next_state(delivery, attempt, now, _breaker(endpoint))
+            if outcome.breaker is not None:  # always, for an attempt the breaker counts
+                endpoint.failures = outcome.breaker.failures
+                endpoint.failing_since = outcome.breaker.failing_since
+                endpoint.paused_until = outcome.breaker.paused_until
+                endpoint.save(update_fields=["failures", "failing_since", "paused_until"])
         delivery.endpoint = endpoint  # the caller's instance shows what was recorded
-    if attempt.delivered:
-        delivery.attempts += 1
-        delivery.state, delivery.next_attempt_at = DeliveryState.DELIVERED, None
-    elif attempt.status == 410:
-        delivery.attempts += 1
-        delivery.state, delivery.next_attempt_at = DeliveryState.FAILED, None
-    elif paused:
-        delivery.next_attempt_at = now  # due, and sent once the endpoint resumes
     else:
-        delivery.attempts += 1
-        if delivery.attempts > len(schedule):
-            delivery.state, delivery.next_attempt_at = DeliveryState.FAILED, None
-        else:
-            wait = schedule[delivery.attempts - 1] * random.uniform(0.9, 1.1)  # noqa: S311
-            delivery.next_attempt_at = now + timedelta(seconds=wait)
+        outcome = _next_state(delivery, attempt, now)
+        if outcome.breaker is not None:  # delivered: cleared, if it had counted anything
+            _resume(delivery.endpoint_id)
+    delivery.state, delivery.attempts = outcome.state, outcome.attempts
+    delivery.next_attempt_at = outcome.next_attempt_at
     delivery.save(update_fields=_RECORDED)
-    if attempt.status == 410:
+    if outcome.disable == Disabling.GONE:
         endpoint_set_enabled(delivery.endpoint, False, "The endpoint answered 410 Gone.")
-    elif delivery.state == DeliveryState.FAILED and not _delivered_since(delivery):
+    elif outcome.disable == Disabling.SCHEDULE_SPENT and not _delivered_since(delivery):
         endpoint_set_enabled(
             delivery.endpoint, False, "Every delivery failed through the schedule."
         )
-    elif paused and _dead(delivery.endpoint, now):
+    elif outcome.disable == Disabling.DEAD:
         _disable_dead(delivery, attempt)
+
+
+def _next_state(
+    delivery: Delivery, attempt: Attempt, now: datetime, breaker: Breaker = HEALTHY
+) -> NextState:
+    policy = Policy(
+        retry_seconds=tuple(settings.PETSTORE_WEBHOOK_RETRY_SECONDS),
+        pause_after=settings.PETSTORE_WEBHOOK_PAUSE_AFTER,
+        pause_seconds=settings.PETSTORE_WEBHOOK_PAUSE_SECONDS,
+        max_pause_seconds=settings.PETSTORE_WEBHOOK_MAX_PAUSE_SECONDS,
+        disable_after_days=settings.PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS,
+    )
+    return next_state.after(
+        attempt,
+        state=delivery.state,
+        attempts=delivery.attempts,
+        breaker=breaker,
+        policy=policy,
+        now=now,
+        jitter=random.random(),  # noqa: S311
+    )
+
+
+def _breaker(endpoint: Endpoint) -> Breaker:
+    return Breaker(
+        endpoint.failures, endpoint.failing_since, endpoint.paused_until, endpoint.enabled
+    )
 
 
 _RECORDED = [
@@ -291,18 +304,18 @@ def record_delivered(endpoint_id: int, delivered: list[tuple[int, Attempt]], now
             last_status=status,
             last_error="",
             last_error_kind="",
-            last_duration_ms=_each(attempts, "duration_ms", IntegerField()),
-            last_response=_each(attempts, "response", CharField()),
+            last_duration_ms=_each(attempts, "duration_ms"),
+            last_response=_each(attempts, "response"),
         )
 
 
-def _each(attempts: list[tuple[int, Attempt]], field: str, kind: Field) -> Case | Value:
-    """Each delivery's own value of its attempt's ``field``, or the one they share."""
+def _each(attempts: list[tuple[int, Attempt]], field: str) -> Case | Value:
+    """Each delivery's own value of its attempt's ``field``, or the one they share (its type,
+    and so the SQL, Django's from the value's)."""
     values = {getattr(attempt, field) for _, attempt in attempts}
     if len(values) == 1:
-        return Value(values.pop(), output_field=kind)
-    whens = [When(pk=delivery, then=Value(getattr(a, field))) for delivery, a in attempts]
-    return Case(*whens, output_field=kind)
+        return Value(values.pop())
+    return Case(*[When(pk=delivery, then=Value(getattr(a, field))) for delivery, a in attempts])
 
 
 def _resume(endpoint_id: int) -> None:
@@ -310,44 +323,6 @@ def _resume(endpoint_id: int) -> None:
     Endpoint.objects.filter(pk=endpoint_id).filter(
         Q(failures__gt=0) | Q(paused_until__isnull=False)
     ).update(failures=0, failing_since=None, paused_until=None)
-
-
-def _trip(endpoint: Endpoint, attempt: Attempt, now: datetime) -> bool:
-    """Count the attempt on the endpoint's circuit breaker; whether the endpoint is now paused."""
-    if attempt.delivered:
-        endpoint.failures, endpoint.failing_since, endpoint.paused_until = 0, None, None
-        return False
-    if not attempt.counts_against_receiver:
-        return False
-    endpoint.failures += 1
-    endpoint.failing_since = endpoint.failing_since or now
-    pause = None
-    threshold = settings.PETSTORE_WEBHOOK_PAUSE_AFTER
-    if endpoint.failures >= threshold:
-        doublings = min(endpoint.failures - threshold, 16)
-        pause = min(
-            settings.PETSTORE_WEBHOOK_PAUSE_SECONDS * 2**doublings,
-            settings.PETSTORE_WEBHOOK_MAX_PAUSE_SECONDS,
-        )
-    if attempt.retry_after is not None:
-        pause = max(pause or 0, min(attempt.retry_after, MAX_RETRY_AFTER_SECONDS))
-    if pause is None:
-        return False
-    until = now + timedelta(seconds=pause)
-    endpoint.paused_until = max(until, endpoint.paused_until or until)
-    return True
-
-
-def _dead(endpoint: Endpoint, now: datetime) -> bool:
-    """Whether every attempt has failed for ``PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS``: a paused
-    endpoint's deliveries never spend their schedule, so without this a receiver that never
-    comes back would be tried for as long as events are kept."""
-    days = timedelta(days=settings.PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS)
-    return (
-        endpoint.enabled
-        and endpoint.failing_since is not None
-        and now - endpoint.failing_since >= days
-    )
 
 
 def _disable_dead(delivery: Delivery, attempt: Attempt) -> None:
@@ -361,7 +336,6 @@ def _disable_dead(delivery: Delivery, attempt: Attempt) -> None:
     Delivery.objects.filter(endpoint_id=delivery.endpoint_id, state=DeliveryState.PENDING).update(
         state=DeliveryState.FAILED, next_attempt_at=None
     )
-    delivery.state, delivery.next_attempt_at = DeliveryState.FAILED, None
 
 
 def _delivered_since(delivery: Delivery) -> bool:

@@ -130,6 +130,21 @@ def test_retry_after_pauses_the_endpoint_as_asked(endpoint, status, retry_after,
         assert delivery.attempts == 0
 
 
+def test_a_longer_pause_asked_before_is_kept(endpoint):
+    # A Retry-After's hour, then the fifth failure in a row (an attempt that was in flight).
+    until = NOW + timedelta(hours=1)
+    Endpoint.objects.filter(pk=endpoint.pk).update(
+        failures=4, failing_since=NOW, paused_until=until
+    )
+    (delivery,) = owed(endpoint, 1)
+
+    services.record(delivery, TIMEOUT, NOW)
+
+    endpoint.refresh_from_db()
+    assert (endpoint.failures, endpoint.paused_until) == (5, until)
+    assert delivery.endpoint.paused_until == until  # the caller's instance shows it too
+
+
 def test_an_endpoint_failing_for_the_days_is_disabled(endpoint, settings):
     settings.PETSTORE_WEBHOOK_DISABLE_AFTER_DAYS = 3
     *first, delivery = owed(endpoint, 5)
@@ -164,6 +179,17 @@ def test_at_most_two_runs_in_flight_per_endpoint(endpoint, make_account, monkeyp
     assert second == []
 
 
+def test_a_worker_going_on_with_its_endpoint_leases_that_endpoint_s_only(endpoint, make_account):
+    other = Endpoint.objects.create(
+        account=make_account(), url="https://b.example.com/", events=["pet.created"]
+    )
+    mine, _ = owed(endpoint, 2), owed(other, 2)
+
+    runs = services.lease_due(NOW, endpoint_id=endpoint.pk)
+
+    assert sorted(pk for run in runs for pk in run) == [d.pk for d in mine]
+
+
 def test_a_run_ended_early_gives_back_what_it_did_not_attempt(endpoint, monkeypatch, settings):
     monkeypatch.setattr(services, "RUN", 3)
     settings.PETSTORE_WEBHOOK_ENDPOINT_CONCURRENCY = 1
@@ -173,6 +199,8 @@ def test_a_run_ended_early_gives_back_what_it_did_not_attempt(endpoint, monkeypa
 
     services.release(run[1:])
 
+    given_back = Delivery.objects.filter(pk__in=run[1:]).values_list("leased_until", "run")
+    assert set(given_back) == {(None, None)}  # held by no run, due at once
     (again,) = services.lease_due(NOW + timedelta(seconds=1))
     assert again == [d.pk for d in deliveries[1:]]
 
@@ -200,3 +228,18 @@ def test_fan_out_costs_the_same_whatever_the_endpoints_that_do_not_list_the_type
     assert any(q["sql"].startswith("INSERT INTO") and "SELECT" in q["sql"] for q in many)
     assert Delivery.objects.filter(endpoint=listing).count() == 2
     assert Delivery.objects.count() == 2
+
+
+def test_fan_out_takes_the_oldest_events_a_batch_at_a_time(endpoint, monkeypatch):
+    monkeypatch.setattr(services, "BATCH", 2)
+    events = [Event.objects.create(type="pet.created", data={}, created_at=NOW) for _ in range(3)]
+
+    assert services.fan_out() == 2
+
+    made = Delivery.objects.filter(endpoint=endpoint).values_list("event_id", flat=True)
+    assert sorted(made) == [e.pk for e in events[:2]]
+    fanned = Event.objects.filter(pk__in=[e.pk for e in events]).values_list("pk", "fanned_out")
+    assert sorted(fanned) == [(events[0].pk, True), (events[1].pk, True), (events[2].pk, False)]
+    assert services.fan_out() == 1
+    assert services.fan_out() == 0
+    assert Delivery.objects.filter(endpoint=endpoint).count() == 3

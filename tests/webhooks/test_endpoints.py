@@ -160,7 +160,8 @@ def test_an_eleventh_endpoint_is_a_conflict(client, api_key):
 
     response = create(client, api_key, {"url": URL, "events": ["pet.created"]})
 
-    assert_error(response, HTTPStatus.CONFLICT, "conflict")
+    body = assert_error(response, HTTPStatus.CONFLICT, "conflict")
+    assert body["message"] == "An account has at most 10 webhook endpoints."
     assert Endpoint.objects.count() == 10
 
 

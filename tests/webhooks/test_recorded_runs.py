@@ -67,3 +67,30 @@ def test_a_delivery_that_arrives_clears_the_breaker_of_a_paused_endpoint(endpoin
 
     endpoint.refresh_from_db()
     assert (endpoint.failures, endpoint.failing_since, endpoint.paused_until) == (0, None, None)
+
+
+def test_a_delivery_that_failed_before_keeps_nothing_of_it_once_delivered(endpoint):
+    now = timezone.now()
+    pks = owed(endpoint, 2)
+    Delivery.objects.filter(pk__in=pks).update(
+        attempts=2,
+        next_attempt_at=now,
+        leased_until=now + timedelta(minutes=1),
+        run=7,
+        last_status=None,
+        last_error="No answer: timed out after 15 s",
+        last_error_kind="timeout",
+    )
+
+    services.record_delivered(endpoint.pk, [(pk, Attempt(200, duration_ms=5)) for pk in pks], now)
+
+    rows = Delivery.objects.filter(pk__in=pks).values_list(
+        "state",
+        "attempts",
+        "next_attempt_at",
+        "leased_until",
+        "run",
+        "last_error",
+        "last_error_kind",
+    )
+    assert set(rows) == {(DeliveryState.DELIVERED, 3, None, None, None, "", "")}
