@@ -15,6 +15,9 @@ from django.conf import settings
 
 from webhooks.address_ranges import IPAddress, refused_range
 
+# The port of a URL that names none, by its scheme.
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
 
 class Refused(Exception):
     """A URL a webhook may not be sent to; the message says why."""
@@ -40,7 +43,7 @@ def target(url: str) -> Target:
     if parts.username or parts.password:
         raise Refused("The URL may not carry a user name or password.")
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        port = parts.port or DEFAULT_PORTS[parts.scheme]
     except ValueError:
         raise Refused("The URL's port is not a number from 1 to 65535.") from None
     addresses = resolve(parts.hostname, port)

@@ -20,13 +20,17 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from events.models import Event
 from events.serializers import EventSerializer
 from webhooks import answers
-from webhooks.addresses import Refused, Target, target
+from webhooks.addresses import DEFAULT_PORTS, Refused, Target, target
 from webhooks.models import RESPONSE_CHARS, AttemptError, Endpoint
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 
 USER_AGENT = "petstore-webhooks/1"
+# Header fields, each named once: a field's name is case-insensitive (RFC 9110 §5.1).
+WEBHOOK_ID, WEBHOOK_TIMESTAMP = "webhook-id", "webhook-timestamp"
+WEBHOOK_SIGNATURE, CONTENT_TYPE = "webhook-signature", "Content-Type"
+USER_AGENT_FIELD, HOST, RETRY_AFTER = "User-Agent", "Host", "Retry-After"
 # How an attempt refused by the address rules, never sent, says so.
 REFUSED = "Not sent: "
 # The most of an attempt's error kept with its delivery (Delivery.last_error).
@@ -78,12 +82,19 @@ def signed_headers(secrets: list[str], event_id: str, at: datetime, body: bytes)
     (space-separated signatures, which a receiver holding any one of them verifies)."""
     text = body.decode()
     return {
-        "webhook-id": event_id,
-        "webhook-timestamp": str(int(at.timestamp())),
-        "webhook-signature": " ".join(Webhook(s).sign(event_id, at, text) for s in secrets),
-        "Content-Type": "application/json",
-        "User-Agent": USER_AGENT,
+        WEBHOOK_ID: event_id,
+        WEBHOOK_TIMESTAMP: str(int(at.timestamp())),
+        WEBHOOK_SIGNATURE: " ".join(Webhook(s).sign(event_id, at, text) for s in secrets),
+        CONTENT_TYPE: "application/json",
+        USER_AGENT_FIELD: USER_AGENT,
     }
+
+
+def host_header(where: Target) -> str:
+    """The ``Host`` a post to ``where`` names: its host as the URL has it, an IPv6 address in
+    brackets, and its port unless it is the scheme's default."""
+    host = f"[{where.host}]" if ":" in where.host else where.host
+    return host if where.port == DEFAULT_PORTS[where.scheme] else f"{host}:{where.port}"
 
 
 class Sender:
@@ -111,9 +122,7 @@ class Sender:
         body = body_of(event)
         at = datetime.now(UTC)
         headers = signed_headers(self.endpoint.secrets_at(at), event.uid, at, body)
-        default_port = 443 if where.scheme == "https" else 80
-        host = f"[{where.host}]" if ":" in where.host else where.host
-        headers["Host"] = host if where.port == default_port else f"{host}:{where.port}"
+        headers[HOST] = host_header(where)
         started = time.monotonic()
         try:
             connection = self._connection(where)
@@ -141,7 +150,7 @@ class Sender:
             self._close()
         retry_after = None
         if response.status in (429, 503):
-            retry_after = answers.retry_after(response.headers.get("Retry-After", ""), at)
+            retry_after = answers.retry_after(response.headers.get(RETRY_AFTER, ""), at)
         return Attempt(
             response.status,
             retry_after=retry_after,
@@ -175,8 +184,7 @@ class Sender:
             self.connection = TLSConnection(
                 where.address,
                 where.port,
-                server_hostname=where.host,
-                assert_hostname=where.host,
+                server_hostname=where.host,  # sent as SNI, and the certificate checked for it
                 timeout=self.connect_timeout,
             )
         else:
@@ -207,7 +215,7 @@ class Until(io.RawIOBase):
     def readinto(self, buffer: WriteableBuffer) -> int | None:
         left = self.at - time.monotonic()
         if left <= 0:
-            raise TimeoutError("timed out")
+            raise TimeoutError
         self.sock.settimeout(left)
         return self.stream.readinto(buffer)
 

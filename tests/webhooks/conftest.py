@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import queue
+import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,12 +16,16 @@ from typing import Any
 
 import orjson
 import pytest
+from django.utils.timezone import now
 from standardwebhooks import Webhook
 
 from deploy.workers import start_workers, stop_workers
+from events.models import Event
 from petstore.celery import app
 from tests.reliability.conftest import server_env
 from tests.waiting import READY_SECONDS
+from webhooks.delivery import Attempt, Sender
+from webhooks.models import Endpoint
 
 
 @dataclass
@@ -44,6 +50,7 @@ class Receiver:
     answers: queue.Queue[int | float | None] = field(default_factory=queue.Queue)
     connections: int = 0
     body: bytes = b""  # what every answer carries
+    server_names: list[str | None] = field(default_factory=list)  # each TLS handshake's SNI
     # Requests being answered now, and the most ever at once: the attempts in flight to it.
     in_flight: int = 0
     most_in_flight: int = 0
@@ -51,7 +58,9 @@ class Receiver:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_port}/hooks"
+        host = str(self.server.server_address[0])
+        shown = f"[{host}]" if ":" in host else host  # an IPv6 address, in brackets
+        return f"http://{shown}:{self.server.server_port}/hooks"
 
     def verified(self, secret: str) -> list[dict[str, Any]]:
         """The events whose signatures ``secret`` verifies, as the standardwebhooks package
@@ -81,9 +90,14 @@ HANG = None
 
 
 @contextmanager
-def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
-    """A receiver on loopback, for as long as the block lasts. With ``hang``, every POST is
-    recorded and never answered until ``hang`` is set (or a minute has passed)."""
+def serving(
+    hang: threading.Event | None = None,
+    at: tuple[str, int] = ("127.0.0.1", 0),
+    tls: ssl.SSLContext | None = None,
+) -> Iterator[Receiver]:
+    """A receiver on loopback, on the address and port ``at``, for as long as the block lasts.
+    With ``hang``, every POST is recorded and never answered until ``hang`` is set (or a minute
+    has passed); with ``tls``, it speaks HTTPS with that context."""
     holder: dict[str, Receiver] = {}
     ended = hang or threading.Event()  # set when the block ends: what hangs is let go
 
@@ -129,13 +143,21 @@ def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
 
     class Server(ThreadingHTTPServer):
         daemon_threads = True
+        address_family = socket.AF_INET6 if ":" in at[0] else socket.AF_INET
 
         def verify_request(self, request: Any, client_address: Any) -> bool:
             holder["receiver"].connections += 1
             return True
 
-    server = Server(("127.0.0.1", 0), Handler)
+    server = Server(at, Handler)
     holder["receiver"] = Receiver(server)
+    if tls is not None:
+
+        def heard(_socket: ssl.SSLObject, name: str | None, _context: ssl.SSLContext) -> None:
+            holder["receiver"].server_names.append(name)
+
+        tls.sni_callback = heard
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -149,22 +171,22 @@ def _serving(hang: threading.Event | None = None) -> Iterator[Receiver]:
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
     """Records every POST; answers each with the next of its ``answers`` (then 200)."""
-    with _serving() as serving:
-        yield serving
+    with serving() as served:
+        yield served
 
 
 @pytest.fixture
 def other_receiver() -> Iterator[Receiver]:
     """A second receiver, with answers of its own."""
-    with _serving() as serving:
-        yield serving
+    with serving() as served:
+        yield served
 
 
 @pytest.fixture
 def hanging_receiver() -> Iterator[Receiver]:
     """Records every POST and never answers it (until the test ends, or a minute has passed)."""
-    with _serving(hang=threading.Event()) as serving:
-        yield serving
+    with serving(hang=threading.Event()) as served:
+        yield served
 
 
 def worker_env(**extra: str) -> dict[str, str]:
@@ -197,3 +219,26 @@ def workers(transactional_db: None, tmp_path: Path, settings: Any) -> Iterator[N
     wait_for_a_worker()
     yield
     stop_workers(process)
+
+
+@pytest.fixture
+def endpoint_at(make_account: Callable[..., Any], settings: Any) -> Callable[[str], Endpoint]:
+    """Makes an endpoint at the URL it is given, one account's, loopback let through."""
+    settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE = True
+    account = make_account()
+
+    def make(url: str) -> Endpoint:
+        return Endpoint.objects.create(account=account, url=url, events=["pet.created"])
+
+    return make
+
+
+def new_event() -> Event:
+    return Event.objects.create(type="pet.created", data={}, created_at=now())
+
+
+def attempts(endpoint: Endpoint, count: int = 1) -> list[Attempt]:
+    """``count`` events attempted one after another in this process, by one Sender, as a
+    worker's run attempts them."""
+    with Sender(endpoint) as sender:
+        return [sender.attempt(new_event()) for _ in range(count)]

@@ -3,7 +3,6 @@ each made to happen for real against loopback, and sent by the workers' own task
 
 from __future__ import annotations
 
-import socket
 from datetime import timedelta
 from http import HTTPStatus
 
@@ -13,6 +12,7 @@ from django.utils import timezone
 from events.models import Event
 from tests.webhooks.test_deliveries import deliver_due, failed, listed
 from tests.webhooks.test_update import send, subscribe
+from tests.webhooks.unreachable import closed_port
 from webhooks.deliveries import MAX_RECOVERED
 from webhooks.models import AttemptError, Delivery, Endpoint
 
@@ -22,13 +22,6 @@ pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @pytest.fixture(autouse=True)
 def _loopback_receivers(settings):
     settings.PETSTORE_WEBHOOK_ALLOW_PRIVATE = True
-
-
-def closed_port() -> int:
-    """A loopback port nothing listens on: taken, then given back."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def last_attempt_to(client, make_key, url: str) -> dict:

@@ -1,5 +1,6 @@
 """The POST a delivery sends (webhooks.delivery.Sender), as a receiver on loopback gets it: its
-content type and user agent, and a signature each secret of a rotation verifies alone."""
+path and query, its Host, its content type and user agent, and a signature each secret of a
+rotation verifies alone."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pytest
 from django.utils import timezone
 
 from events.models import Event
-from webhooks.delivery import USER_AGENT, Sender
+from tests.webhooks.conftest import attempts, serving
+from webhooks.addresses import Target
+from webhooks.delivery import USER_AGENT, Sender, host_header
 from webhooks.models import Endpoint, new_secret
 
 pytestmark = pytest.mark.django_db
@@ -49,3 +52,36 @@ def test_during_a_rotation_each_secret_alone_verifies_the_post(endpoint, receive
     (by_new,) = receiver.verified(new)
     assert by_old == by_new
     assert by_old["type"] == "pet.created"
+
+
+def test_a_post_goes_to_the_urls_path_and_query(endpoint_at, receiver):
+    (attempt,) = attempts(endpoint_at(receiver.url + "?from=petstore"))
+
+    assert attempt.delivered
+    assert [delivered.path for delivered in receiver.received] == ["/hooks?from=petstore"]
+
+
+def test_a_post_to_an_ipv6_address_names_it_in_brackets(endpoint_at):
+    with serving(at=("::1", 0)) as receiver:
+        (attempt,) = attempts(endpoint_at(receiver.url))
+
+    assert attempt.delivered
+    (delivered,) = receiver.received
+    assert delivered.headers["Host"] == f"[::1]:{receiver.server.server_port}"
+
+
+@pytest.mark.parametrize(
+    ("scheme", "host", "port", "named"),
+    [
+        ("http", "hooks.example.com", 80, "hooks.example.com"),
+        ("https", "hooks.example.com", 443, "hooks.example.com"),
+        ("http", "hooks.example.com", 443, "hooks.example.com:443"),
+        ("https", "hooks.example.com", 80, "hooks.example.com:80"),
+        ("https", "hooks.example.com", 8443, "hooks.example.com:8443"),
+        ("https", "2001:db8::1", 443, "[2001:db8::1]"),
+        ("http", "2001:db8::1", 8080, "[2001:db8::1]:8080"),
+    ],
+)
+def test_the_host_header_names_the_port_only_when_it_is_not_the_schemes(scheme, host, port, named):
+    # The receivers on loopback listen on ports of their own: the default ports are shown here.
+    assert host_header(Target(scheme, host, port, "/hooks", "203.0.113.9")) == named
