@@ -6,12 +6,12 @@ after the fork (docs/mutation.md)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from petstore.callers import Caller
+from petstore.callers import Caller, caller
 from petstore.scopes import Scope
 from petstore.viewsets import ConditionalViewSet, Validators
 
@@ -21,6 +21,9 @@ NOTICE_VERSION = "tests:notice"
 @dataclass
 class Notice:
     text: str = "Open on Saturday"
+    # An account's own notice, in place of the text: an answer that differs by account under
+    # versions every account shares.
+    own: dict[int, str] = field(default_factory=dict)
     built: int = 0  # how many times its answer was made
 
 
@@ -36,4 +39,5 @@ class NoticeViewSet(ConditionalViewSet):
 
     def list(self, request: Request) -> Response:
         notice.built += 1
-        return Response({"notice": notice.text}, headers={"Vary": "Accept-Language"})
+        text = notice.own.get(caller(request).account_id, notice.text)
+        return Response({"notice": text}, headers={"Vary": "Accept-Language"})
