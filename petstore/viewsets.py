@@ -20,8 +20,10 @@ class Validators(NamedTuple):
     values: tuple[str, ...] = ()  # anything else, such as the hour a feed is kept from
 
 
+# A viewset whose GETs are answered conditionally (``petstore.conditional.conditional``). A
+# comment, not a docstring: drf-spectacular would give it as the description of every operation
+# of a subclass that has none of its own.
 class ConditionalViewSet(viewsets.GenericViewSet):
-    """A viewset whose GETs are answered conditionally (``petstore.conditional.conditional``)."""
 
     # The scope each action needs (apikeys.scopes reads it for every view). A 304 is decided
     # before the view only for a caller that holds its GET's: any other is the view's to refuse.
