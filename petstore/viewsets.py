@@ -24,7 +24,6 @@ class Validators(NamedTuple):
 # comment, not a docstring: drf-spectacular would give it as the description of every operation
 # of a subclass that has none of its own.
 class ConditionalViewSet(viewsets.GenericViewSet):
-
     # The scope each action needs (apikeys.scopes reads it for every view). A 304 is decided
     # before the view only for a caller that holds its GET's: any other is the view's to refuse.
     required_scopes: ClassVar[Mapping[str, str | None]] = {}
