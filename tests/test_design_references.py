@@ -27,6 +27,7 @@ NOT_OURS = {
     "dist",
     "build",
     "staticfiles",
+    "mutants",  # make mutate's copy of the tree
 }
 CITATION = re.compile(r"design\.md#([\w-]+)")
 WITHIN_DESIGN = re.compile(r"\]\(#([\w-]+)\)")
