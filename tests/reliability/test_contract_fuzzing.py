@@ -85,6 +85,9 @@ def template_run(base_url: str, key: str, operation_ids: list[str], checks: list
         "positive",
         "--checks",
         ",".join(checks),
+        # Not the stateful phase here either (pyproject's [tool.petstore.fuzzing] says why).
+        "--phases",
+        ",".join(SETTINGS["phases"]),
         *operations,
     )
 
