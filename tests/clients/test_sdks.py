@@ -50,6 +50,7 @@ def made_for(sdk: str, make_key: Callable[..., str], dog: Category) -> dict[str,
         "keys": {
             **{name: make_key() for name in ("paging", "headers", "free", "orders", "errors")},
             "cache": make_key(),
+            **{name: make_key() for name in ("resources", "readme")},
             "readOnly": make_key(scopes=["pets:read"]),
         },
         "categoryId": category.pk,
