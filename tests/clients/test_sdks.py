@@ -23,6 +23,7 @@ import pytest
 
 from deploy.workers import start_workers, stop_workers
 from pets.models import Category, Pet
+from petstore.scopes import Scope
 from tests.reliability.conftest import Instance, start_instance
 from tests.webhooks.conftest import Receiver, wait_for_a_worker, worker_env
 
@@ -50,7 +51,8 @@ def made_for(sdk: str, make_key: Callable[..., str], dog: Category) -> dict[str,
         "keys": {
             **{name: make_key() for name in ("paging", "headers", "free", "orders", "errors")},
             "cache": make_key(),
-            **{name: make_key() for name in ("resources", "readme")},
+            "resources": make_key(scopes=list(Scope.values)),  # categories:write too
+            "readme": make_key(),
             "readOnly": make_key(scopes=["pets:read"]),
         },
         "categoryId": category.pk,
