@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from apikeys.models import ALL_SCOPES
 from deploy.workers import start_workers, stop_workers
 from pets.models import Category, Pet
 from tests.reliability.conftest import Instance, start_instance
@@ -59,12 +60,16 @@ def made_for(sdk: str, make_key: Callable[..., str], dog: Category) -> dict[str,
 
 
 def roomy_for_python(make_key: Callable[..., str]) -> dict[str, Any]:
-    """Keys for the Python suite's tests that walk every method (its resources, AsyncPetstore,
-    the README's examples), on Enterprise accounts so that none waits out a minute's limit; and
-    one Free key whose minute the async client's retry waits out."""
-    walkers = ("resources", "async", "readme")
+    """Keys for the Python suite's tests that walk every method (its resources, AsyncPetstore;
+    with every scope, createCategory's too) and the README's examples, on Enterprise accounts so
+    that none waits out a minute's limit; and a Free key whose minute the async client waits out."""
+    every = list(ALL_SCOPES)
     return {
-        "roomyKeys": {name: make_key(plan="enterprise") for name in walkers},
+        "roomyKeys": {
+            "resources": make_key(plan="enterprise", scopes=every),
+            "async": make_key(plan="enterprise", scopes=every),
+            "readme": make_key(plan="enterprise"),
+        },
         "asyncFreeKey": make_key(),
     }
 
