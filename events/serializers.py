@@ -88,17 +88,23 @@ def event_schema(*, many: bool = False) -> PolymorphicProxySerializer:
 class EventTypeListField(QueryCharField):
     """One event type, or a comma-separated list of them."""
 
-    default_error_messages = {"unknown": '"{kind}" is not an event type; the types: {known}.'}
+    default_error_messages = {
+        "unknown": '"{kind}" is not an event type; the types: {known}.',
+        # The document says each type once (uniqueItems), so a repeat is refused, not merged.
+        "repeated": '"{kind}" is named twice; name each type once.',
+    }
 
     def get_value(self, dictionary: Any) -> Any:
         return sent_list(self, dictionary)
 
     def to_internal_value(self, data: Any) -> list[str]:  # type: ignore[override]
         kinds = [kind.strip() for kind in str(super().to_internal_value(data)).split(",")]
-        for kind in kinds:
+        for at, kind in enumerate(kinds):
             if kind not in EVENT_TYPES:
                 self.fail("unknown", kind=kind, known=", ".join(EVENT_TYPES))
-        return list(dict.fromkeys(kinds))
+            if kind in kinds[:at]:
+                self.fail("repeated", kind=kind)
+        return kinds
 
 
 class EventListQuery(PageQuery):

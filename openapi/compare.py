@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from release import releases  # beside this script, as Python runs it
 
 ROOT = Path(__file__).resolve().parent.parent
 RELEASES = ROOT / "openapi" / "releases"
@@ -28,8 +29,7 @@ CLOSED_ENUM = "x-enum-closed"  # petstore.openapi.CLOSED_ENUM: this script impor
 
 def latest_release() -> Path:
     """The release document with the highest version number."""
-    documents = RELEASES.glob("*.yaml")
-    return max(documents, key=lambda path: tuple(int(part) for part in path.stem.split(".")))
+    return RELEASES / f"{releases(ROOT)[-1]}.yaml"
 
 
 def widen_open_enums(release: Any, today: Any) -> None:

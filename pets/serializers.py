@@ -18,6 +18,8 @@ from petstore.serializers import (
 )
 
 MAX_CATEGORY_IDS = 10
+# As many as a page holds, so that a page of orders finds its animals in one call.
+MAX_PET_IDS = 100
 
 
 def no_category(category_id: int) -> str:
@@ -93,6 +95,13 @@ class PetListFilter(QuerySerializer):
     """The listing's filters, each field's ``source`` the ORM lookup it stands for: how
     pets.selectors narrows the animals, whichever way it reads them."""
 
+    id = IdListField(
+        source="pk__in",
+        max_items=MAX_PET_IDS,
+        required=False,
+        help_text="Only this animal, or these (a comma-separated list of up to "
+        f"{MAX_PET_IDS}): how to fetch one animal. An ID of no animal matches nothing.",
+    )
     status = StrictChoiceField(
         choices=PetStatus.choices, required=False, help_text="Only animals with this status."
     )

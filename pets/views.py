@@ -106,8 +106,8 @@ class PetViewSet(ConditionalViewSet):
     @extend_schema(
         operation_id="getPet",
         summary="Get an animal",
-        description="Deprecated: removed on 5 December 2030. Use `GET /pets` with a `status` "
-        "filter instead. Answers `410` from that date.",
+        description="Deprecated: removed on 5 December 2030. Use `GET /pets?id={petId}` "
+        "instead. Answers `410` from that date.",
         deprecated=True,
         parameters=[
             PET_ID,

@@ -262,3 +262,15 @@ def test_types_sent_once_each_are_one_list(client, auth, dog):
 
     assert repeated.status_code == joined.status_code == 200
     assert repeated.json() == joined.json() != []
+
+
+@pytest.mark.parametrize(
+    "query", ["type=pet.created,pet.created", "type=pet.created&type=order.placed,pet.created"]
+)
+def test_a_type_named_twice_is_refused_as_the_document_says(client, auth, query):
+    answer = client.get(f"/v1/events?{query}", headers=auth)
+
+    assert answer.status_code == 400
+    assert answer.json()["message"] == (
+        'Invalid `type`: "pet.created" is named twice; name each type once.'
+    )

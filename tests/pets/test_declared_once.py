@@ -84,7 +84,9 @@ def test_every_filter_the_listing_declares_narrows_it(client, auth, make_pet, do
         make_pet(name, status, category)
     Pet.objects.filter(name__in=["Ziggy", "Tom"]).update(breed="Siamese")
     # For each filter, a value and the animals it keeps.
+    ids = dict(Pet.objects.values_list("name", "pk"))
     samples = {
+        "id": (f"{ids['Tom']},{ids['Zigzag']}", ["Zigzag", "Tom"]),
         "status": ("sold", ["Rex", "Tom"]),
         "categoryId": (str(cat.pk), ["Ziggy", "Tom"]),
         "name": ("zig", ["Ziggy", "Zigzag"]),

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from pets.models import Category
+from pets.models import Category, Pet
 from tests.assertions import assert_validation_error
 from tests.pets.test_list_pets import next_url
 
@@ -63,6 +63,42 @@ def test_an_id_of_no_category_matches_nothing(client, auth, shelter):
     assert names(client.get(URL, {"categoryId": "999999"}, headers=auth)) == []
 
 
+def test_it_fetches_one_animal_by_its_id(client, auth, make_pet):
+    make_pet("Rex")
+    luna = make_pet("Luna", status="sold")
+
+    response = client.get(URL, {"id": luna.pk}, headers=auth)
+
+    assert response.json() == [
+        {
+            "id": luna.pk,
+            "name": "Luna",
+            "categoryId": luna.category_id,
+            "status": "sold",
+            "breed": None,
+        }
+    ]
+
+
+def test_it_fetches_a_page_of_animals_by_their_ids(client, auth, make_pet):
+    rex, luna, max_ = (make_pet(name) for name in ("Rex", "Luna", "Max"))
+    make_pet("Bella")
+    ids = ",".join(str(pet.pk) for pet in (max_, rex, max_, luna))
+
+    assert names(client.get(URL, {"id": ids}, headers=auth)) == ["Rex", "Luna", "Max"]
+    assert names(client.get(f"{URL}?id={rex.pk}&id={luna.pk}", headers=auth)) == ["Rex", "Luna"]
+    assert names(client.get(URL, {"id": "999999"}, headers=auth)) == []
+
+
+def test_ids_combine_with_the_other_filters(client, auth, shelter, dog):
+    every = ",".join(str(pk) for pk in Pet.objects.values_list("pk", flat=True))
+
+    assert names(client.get(URL, {"id": every, "categoryId": dog.pk}, headers=auth)) == [
+        "Rex",
+        "Max",
+    ]
+
+
 def test_it_finds_animals_by_a_part_of_their_name_in_any_case(client, auth, shelter):
     assert names(client.get(URL, {"name": "rEX"}, headers=auth)) == ["Rex", "Rexy"]
 
@@ -94,6 +130,9 @@ def test_filters_combine(client, auth, shelter, dog, cat):
         ({"categoryId": " 1"}, "categoryId"),
         ({"categoryId": "1,2,3,4,5,6,7,8,9,10,11"}, "categoryId"),
         ({"categoryId": "9223372036854775808"}, "categoryId"),
+        ({"id": "rex"}, "id"),
+        ({"id": ""}, "id"),
+        ({"id": ",".join(str(n) for n in range(1, 102))}, "id"),
         ({"name": ""}, "name"),
         ({"name": "   "}, "name"),
         ({"name": "x" * 101}, "name"),

@@ -120,6 +120,8 @@ class World:
             return schema["enum"][0]
         if schema.get("type") == "array" and "enum" in items:
             return [items["enum"][0]]
+        if schema.get("type") == "array" and items.get("type") == "integer":
+            return [str(items.get("minimum", 0))]
         if schema.get("type") == "boolean":
             return True
         if schema.get("type") == "integer":

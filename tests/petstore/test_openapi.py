@@ -185,15 +185,13 @@ def test_it_documents_the_query_parameters_of_list_pets(schema):
     listed = schema["paths"]["/pets"]["get"]["parameters"]
     parameters = {p["name"]: p for p in listed if p["in"] == "query"}
 
-    assert set(parameters) == {"limit", "status", "cursor", "categoryId", "name", "breed"}
+    assert set(parameters) == {"limit", "status", "cursor", "id", "categoryId", "name", "breed"}
     assert parameters["name"]["schema"]["maxLength"] == 100
-    assert parameters["categoryId"]["schema"]["type"] == "array"
-    assert parameters["categoryId"]["schema"]["items"]["format"] == "int64"
-    assert parameters["categoryId"]["schema"]["maxItems"] == 10
-    assert (parameters["categoryId"]["style"], parameters["categoryId"]["explode"]) == (
-        "form",
-        False,
-    )
+    for name, most in (("id", 100), ("categoryId", 10)):
+        assert parameters[name]["schema"]["type"] == "array"
+        assert parameters[name]["schema"]["items"]["format"] == "int64"
+        assert parameters[name]["schema"]["maxItems"] == most
+        assert (parameters[name]["style"], parameters[name]["explode"]) == ("form", False)
     assert parameters["limit"]["schema"]["minimum"] == 1
     assert parameters["limit"]["schema"]["maximum"] == 100
     assert parameters["limit"]["schema"]["default"] == 20

@@ -95,7 +95,7 @@ def test_a_parameter_is_matched_by_its_exact_name(client, place, make_pet):
 
     body = assert_error(typo, HTTPStatus.BAD_REQUEST, "validation_error")
     assert body["message"] == (
-        "Unknown query parameter `categoryid`: this operation takes `status`, `categoryId`, "
+        "Unknown query parameter `categoryid`: this operation takes `id`, `status`, `categoryId`, "
         "`name`, `breed`, `limit`, `cursor`."
     )
     assert right.status_code == HTTPStatus.OK

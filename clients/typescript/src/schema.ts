@@ -109,7 +109,7 @@ export interface paths {
         /**
          * Get an animal
          * @deprecated
-         * @description Deprecated: removed on 5 December 2030. Use `GET /pets` with a `status` filter instead. Answers `410` from that date.
+         * @description Deprecated: removed on 5 December 2030. Use `GET /pets?id={petId}` instead. Answers `410` from that date.
          *
          *     **Scope:** `pets:read`.
          */
@@ -1720,6 +1720,8 @@ export interface operations {
                 categoryId?: number[];
                 /** @description Opaque position from the `Link: rel="next"` header of the previous page. */
                 cursor?: string;
+                /** @description Only this animal, or these (a comma-separated list of up to 100): how to fetch one animal. An ID of no animal matches nothing. */
+                id?: number[];
                 /** @description Maximum number of items to return (1 to 100). */
                 limit?: number;
                 /** @description Only animals whose name contains this text, ignoring case. */

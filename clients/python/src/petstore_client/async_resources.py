@@ -116,7 +116,7 @@ class Pets(Resource):
     @operation("listPets")
     async def get(self, pet_id: int) -> Pet:
         """One animal, by ``listPets``' ``id`` filter (``getPet`` is deprecated)."""
-        answer = await list_pets.asyncio_detailed(client=self._client, **given(id_=[pet_id]))
+        answer = await list_pets.asyncio_detailed(client=self._client, id=[pet_id])
         return first(models(answer, Pet), answer, f"pet with id {pet_id}")
 
     @operation("createPet")

@@ -103,8 +103,8 @@ def sync_detailed(
 ) -> Response[Any | Error | Pet]:
     """Get an animal
 
-     Deprecated: removed on 5 December 2030. Use `GET /pets` with a `status` filter instead. Answers
-    `410` from that date.
+     Deprecated: removed on 5 December 2030. Use `GET /pets?id={petId}` instead. Answers `410` from that
+    date.
 
     **Scope:** `pets:read`.
 
@@ -140,8 +140,8 @@ def sync(
 ) -> Any | Error | Pet | None:
     """Get an animal
 
-     Deprecated: removed on 5 December 2030. Use `GET /pets` with a `status` filter instead. Answers
-    `410` from that date.
+     Deprecated: removed on 5 December 2030. Use `GET /pets?id={petId}` instead. Answers `410` from that
+    date.
 
     **Scope:** `pets:read`.
 
@@ -172,8 +172,8 @@ async def asyncio_detailed(
 ) -> Response[Any | Error | Pet]:
     """Get an animal
 
-     Deprecated: removed on 5 December 2030. Use `GET /pets` with a `status` filter instead. Answers
-    `410` from that date.
+     Deprecated: removed on 5 December 2030. Use `GET /pets?id={petId}` instead. Answers `410` from that
+    date.
 
     **Scope:** `pets:read`.
 
@@ -207,8 +207,8 @@ async def asyncio(
 ) -> Any | Error | Pet | None:
     """Get an animal
 
-     Deprecated: removed on 5 December 2030. Use `GET /pets` with a `status` filter instead. Answers
-    `410` from that date.
+     Deprecated: removed on 5 December 2030. Use `GET /pets?id={petId}` instead. Answers `410` from that
+    date.
 
     **Scope:** `pets:read`.
 

@@ -16,6 +16,7 @@ def _get_kwargs(
     breed: str | Unset = UNSET,
     category_id: list[int] | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    id: list[int] | Unset = UNSET,
     limit: int | Unset = 20,
     name: str | Unset = UNSET,
     status: ListPetsStatus | Unset = UNSET,
@@ -36,6 +37,12 @@ def _get_kwargs(
     params["categoryId"] = json_category_id
 
     params["cursor"] = cursor
+
+    json_id: list[int] | Unset = UNSET
+    if not isinstance(id, Unset):
+        json_id = id
+
+    params["id"] = json_id
 
     params["limit"] = limit
 
@@ -131,6 +138,7 @@ def sync_detailed(
     breed: str | Unset = UNSET,
     category_id: list[int] | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    id: list[int] | Unset = UNSET,
     limit: int | Unset = 20,
     name: str | Unset = UNSET,
     status: ListPetsStatus | Unset = UNSET,
@@ -148,6 +156,7 @@ def sync_detailed(
         breed (str | Unset):
         category_id (list[int] | Unset):
         cursor (str | Unset):
+        id (list[int] | Unset):
         limit (int | Unset):  Default: 20.
         name (str | Unset):
         status (ListPetsStatus | Unset):
@@ -165,6 +174,7 @@ def sync_detailed(
         breed=breed,
         category_id=category_id,
         cursor=cursor,
+        id=id,
         limit=limit,
         name=name,
         status=status,
@@ -184,6 +194,7 @@ def sync(
     breed: str | Unset = UNSET,
     category_id: list[int] | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    id: list[int] | Unset = UNSET,
     limit: int | Unset = 20,
     name: str | Unset = UNSET,
     status: ListPetsStatus | Unset = UNSET,
@@ -201,6 +212,7 @@ def sync(
         breed (str | Unset):
         category_id (list[int] | Unset):
         cursor (str | Unset):
+        id (list[int] | Unset):
         limit (int | Unset):  Default: 20.
         name (str | Unset):
         status (ListPetsStatus | Unset):
@@ -219,6 +231,7 @@ def sync(
         breed=breed,
         category_id=category_id,
         cursor=cursor,
+        id=id,
         limit=limit,
         name=name,
         status=status,
@@ -232,6 +245,7 @@ async def asyncio_detailed(
     breed: str | Unset = UNSET,
     category_id: list[int] | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    id: list[int] | Unset = UNSET,
     limit: int | Unset = 20,
     name: str | Unset = UNSET,
     status: ListPetsStatus | Unset = UNSET,
@@ -249,6 +263,7 @@ async def asyncio_detailed(
         breed (str | Unset):
         category_id (list[int] | Unset):
         cursor (str | Unset):
+        id (list[int] | Unset):
         limit (int | Unset):  Default: 20.
         name (str | Unset):
         status (ListPetsStatus | Unset):
@@ -266,6 +281,7 @@ async def asyncio_detailed(
         breed=breed,
         category_id=category_id,
         cursor=cursor,
+        id=id,
         limit=limit,
         name=name,
         status=status,
@@ -283,6 +299,7 @@ async def asyncio(
     breed: str | Unset = UNSET,
     category_id: list[int] | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    id: list[int] | Unset = UNSET,
     limit: int | Unset = 20,
     name: str | Unset = UNSET,
     status: ListPetsStatus | Unset = UNSET,
@@ -300,6 +317,7 @@ async def asyncio(
         breed (str | Unset):
         category_id (list[int] | Unset):
         cursor (str | Unset):
+        id (list[int] | Unset):
         limit (int | Unset):  Default: 20.
         name (str | Unset):
         status (ListPetsStatus | Unset):
@@ -319,6 +337,7 @@ async def asyncio(
             breed=breed,
             category_id=category_id,
             cursor=cursor,
+            id=id,
             limit=limit,
             name=name,
             status=status,
