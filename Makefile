@@ -152,7 +152,8 @@ lint: install $(REDOCLY) $(CLIENT_TOOLS) $(COMPAT_TOOLS)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(LINT_ENV) $(VENV)/bin/mypy .
-	$(VENV)/bin/mypy --config-file clients/python/pyproject.toml clients/python/src
+	$(VENV)/bin/mypy --config-file clients/python/pyproject.toml clients/python/src \
+		clients/python/tests/typed_program.py
 	$(LINT_ENV) $(PY) manage.py makemigrations --check --dry-run
 	$(LINT_ENV) $(PY) manage.py spectacular --file .tools/openapi.yaml
 	$(REDOCLY) lint .tools/openapi.yaml --format=stylish

@@ -2,7 +2,8 @@
 (``petstore_client.generated``), and the layer that does a partner's chores
 (the service's docs/design.md#sdks)."""
 
-from .client import SERVERS, Petstore, next_cursor
+from .calls import Event
+from .client import SERVERS, AsyncPetstore, Petstore, next_cursor
 from .errors import (
     ConflictError,
     ForbiddenError,
@@ -22,8 +23,10 @@ __version__ = "1.1.0"
 
 __all__ = [
     "SERVERS",
+    "AsyncPetstore",
     "ConflictError",
     "EtagCache",
+    "Event",
     "ForbiddenError",
     "GoneError",
     "IdempotencyKeyReusedError",

@@ -1,19 +1,18 @@
-"""The SDK's entry point: the generated client, configured, and paging."""
+"""The SDK's entry points: the generated client, configured, with the API's resources on it."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
-from types import ModuleType
+from types import ModuleType, TracebackType
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
+from . import async_resources, resources
+from .calls import Pages, given, next_cursor
 from .generated import AuthenticatedClient
-from .generated.types import UNSET, Unset
-from .transport import EtagCache, RateLimit, Retry, SdkTransport
+from .transport import AsyncSdkTransport, EtagCache, Retry, SdkTransport
 
 # The servers the OpenAPI document lists.
 SERVERS = {
@@ -21,14 +20,15 @@ SERVERS = {
     "staging": "https://staging.petstore.example.com/v1",
 }
 
-NEXT = re.compile(r'<([^>]*)>\s*;\s*rel="?next"?')
+__all__ = ["SERVERS", "AsyncPetstore", "Petstore", "next_cursor"]
 
 
 class Petstore:
-    """The API through the generated client (``list_pets.sync(client=petstore.client)``), with
-    the partner's chores done: the key sent, ``429`` and ``503`` waited out, connection errors
-    retried for GETs and for POSTs (each gets an ``Idempotency-Key``), errors raised as
-    ``PetstoreError`` by code.
+    """The API as resources (``petstore.pets.list()``, ``petstore.orders.place(pet_id=…)``),
+    with the partner's chores done: the key sent, ``429`` and ``503`` waited out, connection
+    errors retried for GETs and for POSTs (each gets an ``Idempotency-Key``), errors raised as
+    ``PetstoreError`` by code. The generated client stays reachable as ``petstore.client``
+    (``list_pets.sync(client=petstore.client)``).
 
     ``server``: ``production``, ``staging``, or any base URL ending in ``/v1``. ``cache``: keep
     answers by their ``ETag`` and ask with ``If-None-Match`` (``True``, or a cache to share).
@@ -44,57 +44,94 @@ class Petstore:
         timeout: float = 30.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        base_url = SERVERS.get(server, server)
-        if not base_url.startswith(("https://", "http://")):
-            raise ValueError(f'server: "production", "staging" or a URL, not {server!r}')
         self.cache = EtagCache() if cache is True else cache or None
         self.transport = SdkTransport(retry or Retry(), self.cache, transport)
-        self.client = AuthenticatedClient(
-            base_url=base_url,
-            token=api_key,
-            timeout=httpx.Timeout(timeout),
-            httpx_args={"transport": self.transport},
-        )
-
-    @property
-    def rate_limit(self) -> RateLimit | None:
-        """The limit's headers of the latest answer, as numbers."""
-        return self.transport.rate_limit
+        self.client = _client(api_key, server, timeout, self.transport)
+        self.pets = resources.Pets(self.client)
+        self.categories = resources.Categories(self.client)
+        self.orders = resources.Orders(self.client)
+        self.events = resources.Events(self.client)
+        self.webhook_endpoints = resources.WebhookEndpoints(self.client)
+        # Also the latest answer's limit headers (limit, remaining, reset), as in 1.0 and 1.1.
+        self.rate_limit = resources.RateLimit(self.client, self.transport)
+        self.usage = resources.Usage(self.client)
 
     def paginate(self, operation: ModuleType, /, **params: Any) -> Iterator[Any]:
-        """Every item of a listing, page after page, following ``Link: rel="next"`` to the end
-        (no link, or an empty page): ``petstore.paginate(list_pets, status=…)``."""
+        """Every item of a generated listing, page after page, following ``Link: rel="next"``
+        to the end: ``petstore.paginate(list_pets, status="available")``. The resources' own
+        ``list()`` does this, typed."""
         return self._walk(operation, params, every=None)
 
     def follow(self, operation: ModuleType, /, every: float = 5.0, **params: Any) -> Iterator[Any]:
-        """The events feed as it grows (``petstore.follow(list_events)``): at its end, asked
-        again every ``every`` seconds (with the cache on, a ``304`` spends nothing of the
-        day). Never ends: break out of it."""
+        """The events feed as it grows (``petstore.follow(list_events)``), as
+        ``petstore.events.follow()`` does, typed. Never ends: break out of it."""
         return self._walk(operation, params, every=every)
 
     def _walk(
         self, operation: ModuleType, params: dict[str, Any], every: float | None
     ) -> Iterator[Any]:
-        cursor: str | Unset = UNSET
+        pages = Pages(following=every is not None)
+        arguments = given(**params)
         while True:
-            response = operation.sync_detailed(client=self.client, cursor=cursor, **params)
+            response = operation.sync_detailed(client=self.client, cursor=pages.cursor, **arguments)
             items = response.parsed or []
             yield from items
-            found = next_cursor(response.headers.get("Link"))
-            # The feed links on from its last page too; a listing stops linking.
-            if found is None or (not items and every is None):
+            if not pages.turn(response, len(items)):
                 return
             if not items and every is not None:
                 time.sleep(every)
-            cursor = found
 
 
-def next_cursor(link: str | None) -> str | None:
-    """The cursor of the ``rel="next"`` link; the link keeps the listing's other parameters,
-    which the next call sends again itself, typed."""
-    # Not split at commas: a listing's own parameters may hold some (categoryId=1,2).
-    match = NEXT.search(link or "")
-    if not match:
-        return None
-    cursors = parse_qs(urlsplit(match[1]).query).get("cursor")
-    return cursors[0] if cursors else None
+class AsyncPetstore:
+    """``Petstore`` for asyncio: the same resources, their methods awaited and their listings
+    iterated with ``async for``, on the same transport rules. Close it with ``await
+    petstore.aclose()``, or use it as ``async with AsyncPetstore(…) as petstore:``."""
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        server: str = "production",
+        retry: Retry | None = None,
+        cache: bool | EtagCache = False,
+        timeout: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.cache = EtagCache() if cache is True else cache or None
+        self.transport = AsyncSdkTransport(retry or Retry(), self.cache, transport)
+        self.client = _client(api_key, server, timeout, self.transport)
+        self.pets = async_resources.Pets(self.client)
+        self.categories = async_resources.Categories(self.client)
+        self.orders = async_resources.Orders(self.client)
+        self.events = async_resources.Events(self.client)
+        self.webhook_endpoints = async_resources.WebhookEndpoints(self.client)
+        self.rate_limit = async_resources.RateLimit(self.client, self.transport)
+        self.usage = async_resources.Usage(self.client)
+
+    async def aclose(self) -> None:
+        await self.client.get_async_httpx_client().aclose()
+
+    async def __aenter__(self) -> AsyncPetstore:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+def _client(
+    api_key: str, server: str, timeout: float, transport: SdkTransport | AsyncSdkTransport
+) -> AuthenticatedClient:
+    base_url = SERVERS.get(server, server)
+    if not base_url.startswith(("https://", "http://")):
+        raise ValueError(f'server: "production", "staging" or a URL, not {server!r}')
+    return AuthenticatedClient(
+        base_url=base_url,
+        token=api_key,
+        timeout=httpx.Timeout(timeout),
+        httpx_args={"transport": transport},
+    )
