@@ -24,7 +24,6 @@ import pytest
 from apikeys.models import ALL_SCOPES
 from deploy.workers import start_workers, stop_workers
 from pets.models import Category, Pet
-from petstore.scopes import Scope
 from tests.reliability.conftest import Instance, start_instance
 from tests.webhooks.conftest import Receiver, wait_for_a_worker, worker_env
 
@@ -52,7 +51,7 @@ def made_for(sdk: str, make_key: Callable[..., str], dog: Category) -> dict[str,
         "keys": {
             **{name: make_key() for name in ("paging", "headers", "free", "orders", "errors")},
             "cache": make_key(),
-            "resources": make_key(scopes=list(Scope.values)),  # categories:write too
+            "resources": make_key(scopes=list(ALL_SCOPES)),  # categories:write too
             "readme": make_key(),
             "readOnly": make_key(scopes=["pets:read"]),
         },
