@@ -112,7 +112,7 @@ client-tools: $(CLIENT_TOOLS)
 $(CLIENT_TOOLS): clients/typescript/package.json clients/typescript/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "npm is missing: the SDK tests will fail. Install Node.js 20 with npm."; exit 0; }; \
 		mkdir -p .tools/clients/typescript && cp $^ .tools/clients/typescript/ && \
-		npm ci --silent --no-audit --no-fund --prefix .tools/clients/typescript && touch $@
+		npm ci --silent --ignore-scripts --no-audit --no-fund --prefix .tools/clients/typescript && touch $@
 
 # The compatibility promise (docs/compatibility.md): Optic's CLI at tests/compat's lock's versions,
 # in .tools/; `make lint` compares today's document with the latest release's in

@@ -51,6 +51,8 @@ def made_for(sdk: str, make_key: Callable[..., str], dog: Category) -> dict[str,
         "keys": {
             **{name: make_key() for name in ("paging", "headers", "free", "orders", "errors")},
             "cache": make_key(),
+            "resources": make_key(scopes=list(ALL_SCOPES)),  # categories:write too
+            "readme": make_key(),
             "readOnly": make_key(scopes=["pets:read"]),
         },
         "categoryId": category.pk,

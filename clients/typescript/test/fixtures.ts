@@ -4,7 +4,10 @@ import net from "node:net";
 /** What tests/clients/test_sdks.py made for this suite on the running service it started. */
 export interface Fixtures {
   baseUrl: string;
-  keys: Record<"paging" | "headers" | "free" | "orders" | "errors" | "readOnly" | "cache", string>;
+  keys: Record<
+    "paging" | "headers" | "free" | "orders" | "errors" | "readOnly" | "cache" | "resources" | "readme",
+    string
+  >;
   categoryId: number;
   availableInCategory: number;
   petIds: number[];
