@@ -100,3 +100,33 @@ def test_a_parameter_is_matched_by_its_exact_name(client, place, make_pet):
     )
     assert right.status_code == HTTPStatus.OK
     assert len(right.json()) == 2
+
+
+def test_an_escaped_name_is_read_as_the_view_reads_it(client, place):
+    _world, auth = place
+
+    escaped = client.get("/v1/pets?li%6Dit=1", headers=auth)  # limit, one letter escaped
+    typo = client.get("/v1/pets?limit=1&categor%79id=2", headers=auth)
+    spaced = client.get("/v1/pets?cat+id=2", headers=auth)
+
+    assert escaped.status_code == HTTPStatus.OK, escaped.content
+    assert len(escaped.json()) == 1
+    assert set(assert_error(typo, HTTPStatus.BAD_REQUEST, "validation_error")["errors"]) == {
+        "categoryid"
+    }
+    assert set(assert_error(spaced, HTTPStatus.BAD_REQUEST, "validation_error")["errors"]) == {
+        "cat id"
+    }
+
+
+def test_an_unknown_parameter_is_refused_on_a_request_that_would_be_a_304(client, place):
+    _world, auth = place
+    first = client.get("/v1/pets?limit=1", headers=auth)
+    tag = {**auth, "If-None-Match": first["ETag"]}
+
+    again = client.get("/v1/pets?limit=1", headers=tag)
+    typo = client.get("/v1/pets?limit=1&categoryid=2", headers=tag)
+
+    assert again.status_code == HTTPStatus.NOT_MODIFIED
+    body = assert_error(typo, HTTPStatus.BAD_REQUEST, "validation_error")
+    assert set(body["errors"]) == {"categoryid"}
