@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -128,6 +129,21 @@ class FeedCheckingClient(Client):
         if request.get("PATH_INFO") == "/v1/events" and response.status_code == HTTPStatus.OK:
             assert_events_documented(response.json())
         return response
+
+
+@pytest.fixture
+def fresh_petstore_client() -> Iterator[None]:
+    """A test that imports a module named ``petstore_client`` (the Python SDK, or a client it
+    generates) finds none imported before it and leaves none behind: the two are different
+    packages of one name."""
+
+    def forget() -> None:
+        for name in [name for name in sys.modules if name.split(".")[0] == "petstore_client"]:
+            del sys.modules[name]
+
+    forget()
+    yield
+    forget()
 
 
 @pytest.fixture

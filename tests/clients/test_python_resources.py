@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def sdk(monkeypatch) -> ModuleType:
+def sdk(monkeypatch, fresh_petstore_client) -> ModuleType:
     monkeypatch.syspath_prepend(str(ROOT / "clients" / "python" / "src"))
     import petstore_client
 

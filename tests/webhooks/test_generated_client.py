@@ -40,7 +40,7 @@ def generate(schema_url: str, where: Path) -> None:
 
 
 def test_the_generated_client_follows_events_and_manages_endpoints(
-    make_key, dog, tmp_path, monkeypatch, receiver
+    make_key, dog, tmp_path, monkeypatch, receiver, fresh_petstore_client
 ):
     monkeypatch.setenv("PETSTORE_WEBHOOK_ALLOW_PRIVATE", "1")  # the receiver is on loopback
     key = make_key()
