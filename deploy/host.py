@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Protocol
 
+from deploy.files import write_whole
 from deploy.workers import SupervisedWorkers
 
 # Long enough for a load balancer probing every 5 s to see two failed probes and stop sending.
@@ -70,7 +71,7 @@ class Host:
         signal.signal(signal.SIGTERM, self._drain)
         signal.signal(signal.SIGHUP, lambda signum, frame: self.front.reload())
         signal.signal(signal.SIGUSR1, self._roll)
-        pid_file.write_text(f"{os.getpid()}\n")
+        write_whole(pid_file, f"{os.getpid()}\n")
         front = self.front
         try:
             while not self._done() and front.nginx.poll() is None and front.gunicorn.poll() is None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from deploy.files import write_whole
 from deploy.host import DRAIN_SECONDS, SERVE_PID, Host
 from deploy.rolling import RUN_DIR
 from deploy.workers import SupervisedWorkers
@@ -214,14 +215,15 @@ def _start_nginx(
     else:
         access_log, error_log = "/dev/stdout", "stderr"
     conf = run_dir / "nginx.conf"
-    conf.write_text(
+    write_whole(
+        conf,
         render_nginx_conf(
             listen=listen,
             upstream=f"unix:{socket_path}",
             run_dir=run_dir,
             access_log=access_log,
             error_log=error_log,
-        )
+        ),
     )
     nginx_process = subprocess.Popen(
         [nginx, "-p", str(run_dir), "-c", str(conf), "-e", error_log],

@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from deploy.files import write_whole
 from deploy.rolling import RUN_DIR, ready_marker
 from petstore.metrics_directory import VARIABLE, forget_dead_processes, own_directory
 
@@ -97,7 +98,7 @@ class SupervisedWorkers:
 
     def _start(self) -> subprocess.Popen[bytes]:
         process = start_workers(self._env, self._run_dir, root=self._root)
-        (self._run_dir / WORKER_PID).write_text(f"{process.pid}\n")
+        write_whole(self._run_dir / WORKER_PID, f"{process.pid}\n")
         return process
 
     def roll(self, seconds: float = STARTUP_SECONDS) -> bool:
@@ -115,7 +116,7 @@ class SupervisedWorkers:
                 return False
             time.sleep(0.1)
         old, self.process = self.process, new
-        (self._run_dir / WORKER_PID).write_text(f"{new.pid}\n")
+        write_whole(self._run_dir / WORKER_PID, f"{new.pid}\n")
         self._stop(old)
         return True
 

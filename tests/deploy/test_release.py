@@ -6,8 +6,10 @@ while requests are still served."""
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -22,6 +24,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from deploy.release import workers_of
 from pets.models import Pet
 from tests.deploy.load import Load
 from tests.deploy.releases import SECOND_MIGRATION, lay_out
@@ -167,3 +170,92 @@ def test_a_release_deploys_under_load_with_nothing_failed_lost_doubled_or_paused
     assert delivered == set(created)  # no webhook lost
     assert set(per_webhook.values()) == {1}  # none sent twice
     assert gap < LONGEST_GAP
+
+
+def test_a_release_stopped_part_way_says_how_to_finish_and_run_again_finishes(
+    make_key, tmp_path: Path
+):
+    """gunicorn's master, busy, does not fork the new workers in time: the release stops after
+    switching ``current``, says so in one sentence with the command that finishes it, and that
+    command, run once the master answers again, moves every worker with none added twice."""
+    first, second, current = lay_out(tmp_path)
+    run_dir = Path(tempfile.mkdtemp(prefix="petstore-release-"))
+    env = {**worker_env(), "PWD": str(current), "PYTHONUNBUFFERED": "1"}
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = (tmp_path / "serve.log").open("wb")
+    serve = subprocess.Popen(
+        [*SERVE, "--listen", f"127.0.0.1:{port}", "--run-dir", str(run_dir)],
+        cwd=current,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    master = 0
+    try:
+        wait_until(lambda: get(f"{url}/healthz")[0] == HTTPStatus.OK, "make serve to answer")
+        wait_until(lambda: ready(run_dir, "celery.pid"), "the Celery worker to consume")
+        master = int((run_dir / "gunicorn.pid").read_text())
+        before = workers_of(master)
+
+        os.kill(master, signal.SIGSTOP)
+        stopped = subprocess.run(
+            [
+                *RELEASE,
+                "--run-dir",
+                str(run_dir),
+                "--to",
+                str(second),
+                "--current",
+                str(current),
+                "--wait",
+                "3",
+            ],
+            cwd=second,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=150,
+        )
+        os.kill(master, signal.SIGCONT)
+        sentence = stopped.stderr.strip()
+        assert stopped.returncode == 1, stopped.stdout + stopped.stderr
+        assert "\n" not in sentence
+        assert f"pointed {current} at {second}" in sentence
+        assert (
+            "not moved gunicorn's workers to the new code nor moved the Celery worker" in sentence
+        )
+        assert current.resolve() == second.resolve()
+        finish = sentence.split("; run ", 1)[1].split(" to finish", 1)[0]
+        back = sentence.split(", or ", 1)[1].removesuffix(" to go back")
+        assert shlex.split(back)[shlex.split(back).index("--to") + 1] == str(first.resolve())
+
+        # The same command, given the default time to start workers again.
+        again = shlex.split(finish)
+        assert again[again.index("--wait") :] == ["--wait", "3"]
+        finished = subprocess.run(
+            again[:-2], cwd=second, env=env, capture_output=True, text=True, timeout=300
+        )
+        assert finished.returncode == 0, finished.stdout + finished.stderr
+        after = workers_of(master)
+        assert len(after) == len(before)  # as many workers as before, none added twice
+        assert not after & before
+        assert {get(f"{url}/healthz")[1].get("release") for _ in range(12)} == {"2"}
+        celery = (run_dir / "celery.pid").read_text().strip()
+        assert Path(os.readlink(f"/proc/{celery}/cwd")) == second.resolve()
+        assert not (run_dir / "web-roll.json").exists()
+        print(f"\nStopped part way:\n{sentence}\nRun again:\n{finished.stdout}")
+    finally:
+        if master:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(master, signal.SIGCONT)
+        if serve.poll() is None:
+            serve.send_signal(signal.SIGINT)
+            serve.wait(timeout=60)
+        log.close()
+        shutil.rmtree(run_dir, ignore_errors=True)
+        with connection.cursor() as cursor:
+            cursor.execute("ALTER TABLE pets_pet DROP COLUMN IF EXISTS release_note")
+            cursor.execute(
+                "DELETE FROM django_migrations WHERE app = 'pets' AND name = %s", [SECOND_MIGRATION]
+            )
