@@ -24,7 +24,8 @@ from apikeys.windows import WINDOWS
 from pets.models import Category, Pet
 from tests.events.documented import assert_events_documented
 
-START_POSTGRES = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
+# .ci/services starts the local server, or says what to run where it may not.
+START_POSTGRES = "make services"
 START_REDIS = 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no'
 
 

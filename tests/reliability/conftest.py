@@ -78,13 +78,18 @@ def server_env() -> dict[str, str]:
     }
 
 
-def start_instance(workers: int = 2, settings_module: str | None = None) -> Instance:
+def start_instance(
+    workers: int = 2, settings_module: str | None = None, database_url: str | None = None
+) -> Instance:
     """gunicorn on a free port of loopback, against this test's database and Redis; with
-    ``settings_module``, under those settings rather than the test's own."""
+    ``settings_module``, under those settings rather than the test's own; with
+    ``database_url``, against that database rather than the test's."""
     port = free_port()
     env = server_env()
     if settings_module is not None:
         env["DJANGO_SETTINGS_MODULE"] = settings_module
+    if database_url is not None:
+        env["DATABASE_URL"] = database_url
     process = subprocess.Popen(
         [
             sys.executable,

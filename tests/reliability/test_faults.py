@@ -5,16 +5,22 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from http.client import HTTPException
 from pathlib import Path
 
+import psycopg
 import pytest
 
+from apikeys.windows import WINDOWS
+from tests.conftest import ROOMY_LIMIT
 from tests.network import free_port, redis_server
-from tests.reliability.conftest import Instance, start_instance
+from tests.postgres import Postgres, postgres_server
+from tests.reliability.conftest import ROOT, Instance, server_env, start_instance
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
@@ -96,42 +102,52 @@ def test_redis_stopped_under_load_means_no_5xx_and_recovery(busy_key, settings):
     assert ready.status == HTTPStatus.OK
 
 
-def _postgres(action: str) -> None:
-    version = sorted(Path("/etc/postgresql").iterdir())[-1].name
-    subprocess.run(
-        [
-            "pg_ctlcluster",
-            "--skip-systemctl-redirect",
-            version,
-            "main",
-            action,
-            *(["-m", "fast"] if action == "stop" else []),
-        ],
-        check=True,
+@pytest.fixture
+def own_postgres() -> Iterator[Postgres]:
+    """A PostgreSQL server of this test's own, its database migrated: the machine's server is
+    shared with whatever else runs here, and is not a test's to stop."""
+    with postgres_server() as server:
+        with psycopg.connect(server.url(), autocommit=True) as connection:
+            connection.execute("CREATE DATABASE petstore")
+        manage(server.url("petstore"), "migrate", "--no-input")
+        yield server
+
+
+def manage(database_url: str, *arguments: str) -> str:
+    """What ``manage.py`` prints, run as an operator would against ``database_url``."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *arguments],
+        cwd=ROOT,
+        env={**server_env(), "DATABASE_URL": database_url},
         capture_output=True,
+        text=True,
+        check=False,
     )
+    assert done.returncode == 0, f"manage.py {' '.join(arguments)}:\n{done.stdout}{done.stderr}"
+    return done.stdout
 
 
-def test_postgres_restarted_under_load_means_503s_then_recovery(two_instances, busy_key):
-    from django.db import connections
-
-    instance = two_instances[0]
-    assert instance.call("GET", "/v1/pets", busy_key).status == HTTPStatus.OK  # key cached
-    connections.close_all()  # this test process's own connection goes down with the server
-    started = time.monotonic()
+def test_postgres_restarted_under_load_means_503s_then_recovery(own_postgres):
+    database_url = own_postgres.url("petstore")
+    roomy = [f"--per-{window.name}={ROOMY_LIMIT}" for window in WINDOWS]
+    # The key is printed last, alone on its line.
+    key = manage(database_url, "createapikey", "--plan", "enterprise", *roomy).splitlines()[-1]
+    instance = start_instance(database_url=database_url)
     try:
+        assert instance.call("GET", "/v1/pets", key).status == HTTPStatus.OK  # key cached
+        started = time.monotonic()
         with ThreadPoolExecutor(max_workers=1) as pool:
-            during = pool.submit(load, instance, busy_key, 8.0)
+            during = pool.submit(load, instance, key, 8.0)
             time.sleep(1.5)
-            _postgres("stop")
+            own_postgres.stop()
             time.sleep(2.0)
-            outage = instance.call("GET", "/v1/pets", busy_key)
-            _postgres("start")
+            outage = instance.call("GET", "/v1/pets", key)
+            own_postgres.start()
             statuses = during.result()
+        after = [instance.call("GET", "/v1/pets", key).status for _ in range(6)]
     finally:
-        if not _postgres_is_up():
-            _postgres("start")
-    after = [instance.call("GET", "/v1/pets", busy_key).status for _ in range(6)]
+        instance.process.terminate()
+        instance.process.wait(timeout=15)
 
     print(
         f"\nPostgreSQL stopped for ~2 s under load: {len(statuses)} requests, "
@@ -141,10 +157,6 @@ def test_postgres_restarted_under_load_means_503s_then_recovery(two_instances, b
     assert outage.status == HTTPStatus.SERVICE_UNAVAILABLE
     assert isinstance(outage.body, dict)
     assert outage.body["code"] == "service_unavailable"
-    assert set(statuses) <= {HTTPStatus.OK, HTTPStatus.SERVICE_UNAVAILABLE}
+    assert set(statuses) == {HTTPStatus.OK, HTTPStatus.SERVICE_UNAVAILABLE}
     assert time.monotonic() - started < 30  # nothing hung
     assert after == [HTTPStatus.OK] * 6  # recovered, no restart of the service
-
-
-def _postgres_is_up() -> bool:
-    return subprocess.run(["pg_isready", "-h", "127.0.0.1", "-q"], check=False).returncode == 0
