@@ -7,8 +7,12 @@ a ``422 idempotency_key_reused``; while the first request is still running, a ``
 (``petstore.representation``), rather than replay what today's document does not describe.
 Answers from our side's failures (5xx) are not kept, so the retry runs again.
 
-The claim is a row inserted before the work starts, under a unique (account, key) constraint:
-of any number of concurrent requests, across processes and hosts, exactly one inserts it.
+The work and its remembered answer commit in one transaction, or neither does: a request that
+dies anywhere (its database gone before, during or after the write, its worker killed) leaves
+nothing behind, so its retry does the work, once; one that committed left its answer, which the
+retry replays. Of two requests with the same key at once, the second's record waits on the
+first's under the unique (account, key) constraint, then finds its answer and replays it: there
+is never a record "in flight" for a retry to wait out.
 """
 
 from __future__ import annotations
@@ -39,8 +43,9 @@ from petstore.representation import shape
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 255
 RETENTION = timedelta(hours=24)
-# A claim still "in flight" after this long belongs to a request that died; a retry may take it.
+# A claim an earlier release left "in flight" this long belongs to a request that died.
 ABANDONED_AFTER = timedelta(minutes=5)
+IN_PROGRESS = "A request with this Idempotency-Key is still in progress; retry shortly."
 
 IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
     HEADER,
@@ -63,34 +68,23 @@ def _fingerprint(request: Request, data: dict[str, Any]) -> str:
     return hashlib.sha256(f"{request.method} {request.path}\n{canonical}".encode()).hexdigest()
 
 
-def _claim(account_id: int, key: str, fingerprint: str) -> IdempotencyRecord:
-    """Our claim on ``key``, or an exception/replay (raised as ``_Replay``) if it is taken."""
-    now = timezone.now()
-    try:
-        with transaction.atomic():
-            return IdempotencyRecord.objects.create(
-                account_id=account_id, key=key, fingerprint=fingerprint, created_at=now
-            )
-    except IntegrityError:
-        pass
+def _earlier(account_id: int, key: str, fingerprint: str) -> None:
+    """Nothing if ``key`` is free for this request (an expired record of it is dropped);
+    otherwise the refusal (422, 409) or the replay (raised as ``_Replay``) it gets."""
     existing = IdempotencyRecord.objects.filter(account_id=account_id, key=key).first()
-    if existing is None:  # purged in between: claim it afresh
-        return _claim(account_id, key, fingerprint)
+    if existing is None:
+        return
+    now = timezone.now()
     expired = existing.created_at <= now - RETENTION
+    # Only an earlier release claimed a key before its work: a claim it left behind.
     abandoned = existing.status_code is None and existing.created_at <= now - ABANDONED_AFTER
-    if not expired and existing.fingerprint != fingerprint:
-        raise IdempotencyKeyReused()
     if expired or abandoned:
-        # Take it over only if nobody else did since we read it.
-        taken = IdempotencyRecord.objects.filter(
-            pk=existing.pk, created_at=existing.created_at
-        ).update(fingerprint=fingerprint, status_code=None, body="", location="", created_at=now)
-        if taken:
-            existing.refresh_from_db()
-            return existing
-        return _claim(account_id, key, fingerprint)
+        existing.delete()
+        return
+    if existing.fingerprint != fingerprint:
+        raise IdempotencyKeyReused()
     if existing.status_code is None:
-        raise Conflict("A request with this Idempotency-Key is still in progress; retry shortly.")
+        raise Conflict(IN_PROGRESS)
     if existing.shape != shape():
         raise Conflict(_answered_before(existing))
     raise _Replay(existing)
@@ -132,18 +126,61 @@ def _render(view: APIView, request: Request, response: HttpResponse) -> bytes:
     return response.content
 
 
-def _remember(record: IdempotencyRecord, response: HttpResponse, body: bytes) -> None:
-    if response.status_code >= HTTPStatus.INTERNAL_SERVER_ERROR:
-        record.delete()  # our failure, not an answer: let the retry run
-        return
-    record.status_code = response.status_code
-    record.body = body.decode()
-    record.location = response.get("Location", "")
-    record.shape = shape()
-    record.save(update_fields=["status_code", "body", "location", "shape"])
+def _remember(
+    account_id: int, key: str, fingerprint: str, response: HttpResponse, body: bytes
+) -> None:
+    """Keep the answer, in the transaction of the work it answers."""
+    try:
+        with transaction.atomic():
+            IdempotencyRecord.objects.create(
+                account_id=account_id,
+                key=key,
+                fingerprint=fingerprint,
+                status_code=response.status_code,
+                body=body.decode(),
+                location=response.get("Location", ""),
+                shape=shape(),
+            )
+    except IntegrityError:
+        # Another request with this key committed first: this one's work must not stand.
+        raise _Raced() from None
+
+
+class _Raced(Exception):
+    pass
 
 
 Action = Callable[..., HttpResponse]
+
+
+def _once(
+    view: APIView,
+    request: Request,
+    action: Action,
+    account_id: int,
+    key: str,
+    fingerprint: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> HttpResponse:
+    """The action and its remembered answer, in one transaction; or the earlier answer."""
+    with transaction.atomic():
+        try:
+            _earlier(account_id, key, fingerprint)
+        except _Replay as replay:
+            return _replay(replay.record)
+        try:
+            response = action(view, request, *args, **kwargs)
+        except Exception as exc:
+            # Turned into its answer now, as DRF would, so that the answer can be kept.
+            response = view.handle_exception(exc)
+        body = _render(view, request, response)
+        if response.status_code >= HTTPStatus.INTERNAL_SERVER_ERROR:
+            # Our failure, not an answer: nothing it wrote stands, and the retry runs again.
+            transaction.set_rollback(True)
+            return response
+        _remember(account_id, key, fingerprint, response, body)
+    return response
 
 
 def idempotent(action: Action) -> Callable[..., HttpResponse]:
@@ -162,22 +199,16 @@ def idempotent(action: Action) -> Callable[..., HttpResponse]:
         account_id = getattr(request.auth, "account_id", None)
         if account_id is None:
             raise exceptions.NotAuthenticated()
+        fingerprint = _fingerprint(request, json_object(request))
         try:
-            record = _claim(account_id, key, _fingerprint(request, json_object(request)))
+            return _once(view, request, action, account_id, key, fingerprint, args, kwargs)
+        except _Raced:
+            pass  # the other request's answer is there now: replayed, as to any retry
+        try:
+            _earlier(account_id, key, fingerprint)
         except _Replay as replay:
             return _replay(replay.record)
-        try:
-            response = action(view, request, *args, **kwargs)
-        except Exception as exc:
-            # Turned into its answer now, as DRF would, so that the answer can be kept.
-            response = view.handle_exception(exc)
-        try:
-            body = _render(view, request, response)
-        except Exception:
-            record.delete()  # nothing was answered: the retry must run again
-            raise
-        _remember(record, response, body)
-        return response
+        raise Conflict(IN_PROGRESS)  # the other request did nothing after all: retry
 
     return wrapper
 
