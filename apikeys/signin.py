@@ -13,6 +13,7 @@ from django_ratelimit.core import is_ratelimited
 
 from apikeys.windows import parse_rate
 from petstore.addresses import client_subscriber
+from staff.middleware import second_factor_pending
 
 
 def caller(group: str, request: HttpRequest) -> str:
@@ -21,6 +22,19 @@ def caller(group: str, request: HttpRequest) -> str:
 
 
 class AdminSite(admin.AdminSite):
+    def each_context(self, request: HttpRequest) -> dict[str, Any]:
+        context = super().each_context(request)
+        if second_factor_pending(request):
+            # Before the second factor, a page shows nothing of the admin: no navigation, no
+            # models, not the member's links (templates/admin/base_site.html hides the rest).
+            context.update(
+                available_apps=[],
+                is_nav_sidebar_enabled=False,
+                has_permission=False,
+                second_factor_pending=True,
+            )
+        return context
+
     def login(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:

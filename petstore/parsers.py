@@ -54,8 +54,19 @@ def _check_structure(data: Any) -> None:
                 pending.append((item, depth + 1))
 
 
+def _first_repeated(pairs: list[tuple[str, Any]]) -> str:
+    seen: set[str] = set()
+    for name, _ in pairs:
+        if name in seen:
+            return name
+        seen.add(name)
+    raise AssertionError("no name is repeated")
+
+
 class StrictJSONParser(BaseParser):
-    """DRF's JSONParser, plus the body limit and the rule that a body is one JSON object.
+    """DRF's JSONParser, plus the body limit, the rule that a body is one JSON object, and that
+    an object names each key once (I-JSON): with a key named twice, which value was meant is a
+    guess, and the decoder would silently keep the last.
 
     DRF reads the body from the stream itself, past Django's DATA_UPLOAD_MAX_MEMORY_SIZE, so
     the size limit is enforced here, before anything is read.
@@ -77,8 +88,18 @@ class StrictJSONParser(BaseParser):
         raw = stream.read(limit + 1)
         if len(raw) > limit:
             raise PayloadTooLarge(f"The request body must be at most {limit // 1024} KiB.")
+        repeated: list[str] = []
+
+        def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+            value = dict(pairs)
+            if len(value) != len(pairs) and not repeated:
+                repeated.append(_first_repeated(pairs))
+            return value
+
         try:
-            data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+            data = json.loads(
+                raw.decode("utf-8"), parse_constant=_reject_constant, object_pairs_hook=unique
+            )
         except UnicodeDecodeError:
             raise MalformedRequest("The request body is not valid UTF-8.") from None
         except ValueError as exc:
@@ -90,7 +111,13 @@ class StrictJSONParser(BaseParser):
             ) from None
         if not isinstance(data, dict):
             raise MalformedRequest("The request body must be a JSON object.")
+        # Checked first: a repeated name may be no Unicode text, and the refusal quotes it.
         _check_structure(data)
+        if repeated:
+            raise MalformedRequest(
+                f"The request body names `{repeated[0]}` more than once in one object: "
+                "send each field once."
+            )
         return data
 
 

@@ -217,3 +217,51 @@ def test_the_schema_says_ids_start_at_one(client, db):
         (parameter,) = [p for p in operation["parameters"] if p["name"] == name]
         assert parameter["schema"]["minimum"] == 1
         assert parameter["schema"]["maximum"] == 2**63 - 1
+
+
+def rows() -> tuple[int, int, int]:
+    return Pet.objects.count(), Order.objects.count(), IdempotencyRecord.objects.count()
+
+
+def test_a_key_named_twice_is_refused_by_name_and_creates_nothing(client, auth, dog):
+    before = rows()
+    raw = f'{{"name": "a", "categoryId": {dog.pk}, "name": "b"}}'
+
+    response = post(client, auth, "/v1/pets", raw, **{"Idempotency-Key": "twice-1"})
+
+    body = assert_error(response, HTTPStatus.BAD_REQUEST, "malformed_request")
+    assert "`name`" in body["message"]
+    assert rows() == before
+
+
+def test_a_key_named_twice_in_a_nested_object_is_refused_by_name(client, auth, dog):
+    before = rows()
+    raw = f'{{"name": "a", "categoryId": {dog.pk}, "breed": {{"kind": 1, "kind": 2}}}}'
+
+    response = post(client, auth, "/v1/pets", raw)
+
+    body = assert_error(response, HTTPStatus.BAD_REQUEST, "malformed_request")
+    assert "`kind`" in body["message"]
+    assert rows() == before
+
+
+def test_a_key_named_twice_is_refused_when_placing_an_order(client, auth, make_pet):
+    pet = make_pet()
+    before = rows()
+    raw = f'{{"petId": {pet.pk}, "petId": {pet.pk}}}'
+
+    response = post(client, auth, "/v1/store/orders", raw)
+
+    body = assert_error(response, HTTPStatus.BAD_REQUEST, "malformed_request")
+    assert "`petId`" in body["message"]
+    assert rows() == before
+    pet.refresh_from_db()
+    assert pet.status == "available"
+
+
+def test_a_key_named_twice_is_refused_even_with_an_unencodable_name(client, auth):
+    response = post(client, auth, "/v1/pets", '{"\\ud800": 1, "\\ud800": 2}')
+
+    body = assert_error(response, HTTPStatus.BAD_REQUEST, "malformed_request")
+    assert "surrogate" in body["message"]
+    assert nothing_written()

@@ -130,3 +130,92 @@ def test_an_unknown_parameter_is_refused_on_a_request_that_would_be_a_304(client
     assert again.status_code == HTTPStatus.NOT_MODIFIED
     body = assert_error(typo, HTTPStatus.BAD_REQUEST, "validation_error")
     assert set(body["errors"]) == {"categoryid"}
+
+
+def single_and_listed() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Every (operation, query parameter) of the document: those that take one value, and
+    those the document declares as arrays, which take one per item, repeated or comma-separated."""
+    single: list[tuple[str, str]] = []
+    listed: list[tuple[str, str]] = []
+    for operation in operations(document()):
+        for name, schema in operation.query_parameters().items():
+            kind = listed if schema.get("type") == "array" else single
+            kind.append((operation.id, name))
+    return single, listed
+
+
+SINGLE, LISTED = single_and_listed()
+
+
+def one_value(world: World, operation: Operation, name: str) -> str:
+    if name == "cursor":
+        return encode_cursor(world.url(operation), 1)
+    value = world.valid(name, operation.query_parameters()[name])
+    return ",".join(value) if isinstance(value, list) else str(value)
+
+
+@pytest.mark.parametrize(("operation_id", "name"), SINGLE)
+def test_a_single_valued_parameter_sent_twice_is_refused_by_name(client, place, operation_id, name):
+    world, auth = place
+    operation = find(operation_id)
+    value = one_value(world, operation, name)
+    once = call(client, operation, world, auth, f"{name}={value}")
+
+    twice = call(client, operation, world, auth, f"{name}={value}&{name}={value}")
+
+    assert once.status_code == HTTPStatus.OK, once.content
+    body = assert_error(twice, HTTPStatus.BAD_REQUEST, "validation_error")
+    assert set(body["errors"]) == {name}
+    assert f"`{name}`" in body["message"]
+
+
+@pytest.mark.parametrize(("operation_id", "name"), LISTED)
+def test_an_array_parameter_still_takes_one_value_per_item_repeated(
+    client, place, make_pet, operation_id, name
+):
+    world, auth = place
+    operation = find(operation_id)
+    items = operation.query_parameters()[name]["items"]
+    first, second = items["enum"][:2] if "enum" in items else (world.ids.get(name, 1), 2)
+
+    response = call(client, operation, world, auth, f"{name}={first}&{name}={second}")
+
+    assert response.status_code == HTTPStatus.OK, response.content
+
+
+def test_the_walk_covers_the_parameters_named_in_the_issue():
+    assert {("listPets", "limit"), ("getUsage", "days"), ("listPets", "cursor")} <= set(SINGLE)
+    assert {("listPets", "id"), ("listPets", "categoryId"), ("listEvents", "type")} <= set(LISTED)
+
+
+def test_a_parameter_repeated_under_an_escaped_name_is_refused(client, place):
+    _world, auth = place
+
+    response = client.get("/v1/pets?limit=1&li%6Dit=100", headers=auth)
+
+    body = assert_error(response, HTTPStatus.BAD_REQUEST, "validation_error")
+    assert set(body["errors"]) == {"limit"}
+
+
+def test_a_repeated_parameter_is_refused_on_a_request_that_would_be_a_304(client, place):
+    _world, auth = place
+    first = client.get("/v1/pets?limit=1", headers=auth)
+    tag = {**auth, "If-None-Match": first["ETag"]}
+
+    again = client.get("/v1/pets?limit=1", headers=tag)
+    twice = client.get("/v1/pets?limit=1&limit=1", headers=tag)
+
+    assert again.status_code == HTTPStatus.NOT_MODIFIED
+    body = assert_error(twice, HTTPStatus.BAD_REQUEST, "validation_error")
+    assert set(body["errors"]) == {"limit"}
+
+
+def test_an_unknown_and_a_repeated_parameter_are_named_at_once(client, place):
+    _world, auth = place
+
+    response = client.get("/v1/pets?limit=1&colour=red&limit=2", headers=auth)
+
+    body = assert_error(response, HTTPStatus.BAD_REQUEST, "validation_error")
+    assert set(body["errors"]) == {"colour", "limit"}
+    assert body["message"].startswith("Unknown query parameter `colour`: ")
+    assert "`limit`" in body["message"]
