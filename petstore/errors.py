@@ -106,10 +106,17 @@ class PayloadTooLarge(exceptions.APIException):
     default_detail = "The request body is too large."
 
 
+# A 503's Retry-After, in seconds: PostgreSQL's or Redis's failover or restart takes seconds, so
+# a client retrying this soon is served soon after, yet does not resend at once into the outage.
+RETRY_AFTER_OUTAGE = 2
+
+
 class ServiceUnavailable(exceptions.APIException):
     status_code = HTTPStatus.SERVICE_UNAVAILABLE
     default_code = ErrorCode.SERVICE_UNAVAILABLE
     default_detail = "The service cannot reach its database; try again shortly."
+    # Read as Throttled's is, by exception_handler: the Retry-After it sends.
+    wait = RETRY_AFTER_OUTAGE
 
 
 # DRF's own exceptions, named the way our contract names them.
@@ -248,6 +255,11 @@ def internal_error_body(request: HttpRequest | None, exc: BaseException) -> tupl
     return status, error_body(status, code, message)
 
 
+def retry_after(status: int) -> dict[str, str]:
+    """The headers an answer with ``status`` adds: a 503 says when to try again."""
+    return {"Retry-After": str(RETRY_AFTER_OUTAGE)} if status == 503 else {}
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's EXCEPTION_HANDLER: every exception a view raises becomes an Error body."""
     if isinstance(exc, Conflict):
@@ -267,7 +279,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if not isinstance(exc, exceptions.APIException):
         request = context.get("request")
         status, body = internal_error_body(getattr(request, "_request", None), exc)
-        return Response(body, status=status)
+        return Response(body, status=status, headers=retry_after(status))
 
     headers = {}
     if auth_header := getattr(exc, "auth_header", None):
@@ -299,7 +311,10 @@ def crash_response(request: HttpRequest, exc: Exception) -> HttpResponse | None:
     if isinstance(exc, SuspiciousOperation):
         return None  # Django answers 400 (413 for a body too big); ApiErrorMiddleware rewrites it
     status, body = internal_error_body(request, exc)
-    return JsonResponse(body, status=status, json_dumps_params=COMPACT)
+    response = JsonResponse(body, status=status, json_dumps_params=COMPACT)
+    for name, value in retry_after(status).items():
+        response[name] = value
+    return response
 
 
 class ApiErrorMiddleware:

@@ -39,3 +39,10 @@ def test_readyz_reports_the_database_down(client, database_down):
 
     assert response.status_code == HTTPStatus.SERVICE_UNAVAILABLE
     assert response.json()["checks"]["database"] == "down"
+
+
+def test_a_503_says_when_to_retry(client, api_key, database_down):
+    response = client.get("/v1/pets", headers={"Authorization": f"Bearer {api_key}"})
+
+    assert_error(response, HTTPStatus.SERVICE_UNAVAILABLE, "service_unavailable")
+    assert 1 <= int(response["Retry-After"]) <= 5
