@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable
 from enum import StrEnum
 from http import HTTPStatus
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import (
     ObjectDoesNotExist,
@@ -238,11 +239,42 @@ def _message_for(exc: exceptions.APIException) -> str:
     return str(exc.detail)
 
 
+class OutageLog:
+    """An outage refuses every request it lasts: the process logs its first refusal, then at most
+    one line a second, each counting the refusals since the line before it."""
+
+    EVERY_SECONDS = 1.0
+
+    def __init__(self) -> None:
+        self.forget()
+
+    def forget(self) -> None:
+        self.refused = 0
+        self.last_line = float("-inf")
+
+    def refusal(self, request: HttpRequest | None, exc: BaseException) -> None:
+        self.refused += 1
+        now = time.time()
+        if now - self.last_line < self.EVERY_SECONDS:
+            return
+        logger.error(
+            "database unavailable [request %s]: %s (%d requests refused since the last line)",
+            _request_id(request),
+            exc,
+            self.refused,
+            extra={"refused": self.refused},
+        )
+        self.refused, self.last_line = 0, now
+
+
+OUTAGE_LOG = OutageLog()
+
+
 def internal_error_body(request: HttpRequest | None, exc: BaseException) -> tuple[int, dict]:
     """Log a crash with its request id; what the client sees says nothing about it."""
     if isinstance(exc, OperationalError | InterfaceError):
         DATABASE_FAILURES.inc()
-        logger.error("database unavailable [request %s]: %s", _request_id(request), exc)
+        OUTAGE_LOG.refusal(request, exc)
         status, code, message = (
             503,
             ErrorCode.SERVICE_UNAVAILABLE,
@@ -255,9 +287,16 @@ def internal_error_body(request: HttpRequest | None, exc: BaseException) -> tupl
     return status, error_body(status, code, message)
 
 
-def retry_after(status: int) -> dict[str, str]:
-    """The headers an answer with ``status`` adds: a 503 says when to try again."""
-    return {"Retry-After": str(RETRY_AFTER_OUTAGE)} if status == 503 else {}
+Answer = TypeVar("Answer", bound=HttpResponse)
+
+
+def _unavailable_said_once(response: Answer) -> Answer:
+    """A 503 for a fault says when to try again; OutageLog has logged it, so Django's own
+    ``django.request`` line, one per request, is not written."""
+    if response.status_code == HTTPStatus.SERVICE_UNAVAILABLE:
+        response["Retry-After"] = str(RETRY_AFTER_OUTAGE)
+        response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
@@ -279,7 +318,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if not isinstance(exc, exceptions.APIException):
         request = context.get("request")
         status, body = internal_error_body(getattr(request, "_request", None), exc)
-        return Response(body, status=status, headers=retry_after(status))
+        return _unavailable_said_once(Response(body, status=status))
 
     headers = {}
     if auth_header := getattr(exc, "auth_header", None):
@@ -311,10 +350,7 @@ def crash_response(request: HttpRequest, exc: Exception) -> HttpResponse | None:
     if isinstance(exc, SuspiciousOperation):
         return None  # Django answers 400 (413 for a body too big); ApiErrorMiddleware rewrites it
     status, body = internal_error_body(request, exc)
-    response = JsonResponse(body, status=status, json_dumps_params=COMPACT)
-    for name, value in retry_after(status).items():
-        response[name] = value
-    return response
+    return _unavailable_said_once(JsonResponse(body, status=status, json_dumps_params=COMPACT))
 
 
 class ApiErrorMiddleware:
