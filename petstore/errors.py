@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable
 from enum import StrEnum
 from http import HTTPStatus
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import (
     ObjectDoesNotExist,
@@ -106,10 +107,17 @@ class PayloadTooLarge(exceptions.APIException):
     default_detail = "The request body is too large."
 
 
+# A 503's Retry-After, in seconds: PostgreSQL's or Redis's failover or restart takes seconds, so
+# a client retrying this soon is served soon after, yet does not resend at once into the outage.
+RETRY_AFTER_OUTAGE = 2
+
+
 class ServiceUnavailable(exceptions.APIException):
     status_code = HTTPStatus.SERVICE_UNAVAILABLE
     default_code = ErrorCode.SERVICE_UNAVAILABLE
     default_detail = "The service cannot reach its database; try again shortly."
+    # Read as Throttled's is, by exception_handler: the Retry-After it sends.
+    wait = RETRY_AFTER_OUTAGE
 
 
 # DRF's own exceptions, named the way our contract names them.
@@ -231,11 +239,42 @@ def _message_for(exc: exceptions.APIException) -> str:
     return str(exc.detail)
 
 
+class OutageLog:
+    """An outage refuses every request it lasts: the process logs its first refusal, then at most
+    one line a second, each counting the refusals since the line before it."""
+
+    EVERY_SECONDS = 1.0
+
+    def __init__(self) -> None:
+        self.forget()
+
+    def forget(self) -> None:
+        self.refused = 0
+        self.last_line = float("-inf")
+
+    def refusal(self, request: HttpRequest | None, exc: BaseException) -> None:
+        self.refused += 1
+        now = time.time()
+        if now - self.last_line < self.EVERY_SECONDS:
+            return
+        logger.error(
+            "database unavailable [request %s]: %s (%d requests refused since the last line)",
+            _request_id(request),
+            exc,
+            self.refused,
+            extra={"refused": self.refused},
+        )
+        self.refused, self.last_line = 0, now
+
+
+OUTAGE_LOG = OutageLog()
+
+
 def internal_error_body(request: HttpRequest | None, exc: BaseException) -> tuple[int, dict]:
     """Log a crash with its request id; what the client sees says nothing about it."""
     if isinstance(exc, OperationalError | InterfaceError):
         DATABASE_FAILURES.inc()
-        logger.error("database unavailable [request %s]: %s", _request_id(request), exc)
+        OUTAGE_LOG.refusal(request, exc)
         status, code, message = (
             503,
             ErrorCode.SERVICE_UNAVAILABLE,
@@ -246,6 +285,18 @@ def internal_error_body(request: HttpRequest | None, exc: BaseException) -> tupl
         status, code = 500, ErrorCode.INTERNAL_ERROR
         message = f"Something went wrong on our side (request {_request_id(request)})."
     return status, error_body(status, code, message)
+
+
+Answer = TypeVar("Answer", bound=HttpResponse)
+
+
+def _unavailable_said_once(response: Answer) -> Answer:
+    """A 503 for a fault says when to try again; OutageLog has logged it, so Django's own
+    ``django.request`` line, one per request, is not written."""
+    if response.status_code == HTTPStatus.SERVICE_UNAVAILABLE:
+        response["Retry-After"] = str(RETRY_AFTER_OUTAGE)
+        response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
@@ -267,7 +318,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if not isinstance(exc, exceptions.APIException):
         request = context.get("request")
         status, body = internal_error_body(getattr(request, "_request", None), exc)
-        return Response(body, status=status)
+        return _unavailable_said_once(Response(body, status=status))
 
     headers = {}
     if auth_header := getattr(exc, "auth_header", None):
@@ -299,7 +350,7 @@ def crash_response(request: HttpRequest, exc: Exception) -> HttpResponse | None:
     if isinstance(exc, SuspiciousOperation):
         return None  # Django answers 400 (413 for a body too big); ApiErrorMiddleware rewrites it
     status, body = internal_error_body(request, exc)
-    return JsonResponse(body, status=status, json_dumps_params=COMPACT)
+    return _unavailable_said_once(JsonResponse(body, status=status, json_dumps_params=COMPACT))
 
 
 class ApiErrorMiddleware:

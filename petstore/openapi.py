@@ -109,7 +109,7 @@ ERROR_DESCRIPTIONS = {
     "429": "Over the plan's rate limit (`rate_limited`) or temporarily banned "
     "(`temporarily_banned`); retry after `Retry-After` seconds.",
     "500": "A fault on our side; the message names the request id.",
-    "503": "The service cannot reach its database.",
+    "503": "The service cannot reach its database; retry after `Retry-After` seconds.",
 }
 # What every operation may answer, whatever it does: the key (401, 403), the limit (429), and
 # faults (500, 503).
@@ -219,7 +219,7 @@ def add_common_responses(
                 # each described once, in the components.
                 for name in [*fields, *EVERY_ANSWER]:
                     fields[name] = _header_ref(name)
-                if status == "429":
+                if status in ("429", "503"):
                     fields["Retry-After"] = _header_ref("Retry-After")
     return result
 

@@ -22,6 +22,7 @@ from apikeys import services as apikey_services
 from apikeys.models import Account, ApiKey, Plan
 from apikeys.windows import WINDOWS
 from pets.models import Category, Pet
+from petstore import errors
 from tests.events.documented import assert_events_documented
 
 # .ci/services starts the local server, or says what to run where it may not.
@@ -119,6 +120,12 @@ def _fresh_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_outage_log() -> None:
+    # The process logs an outage once a second: each test's outage starts a line of its own.
+    errors.OUTAGE_LOG.forget()
 
 
 class FeedCheckingClient(Client):
