@@ -7,18 +7,31 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django_otp.middleware import is_verified
 from django_ratelimit.core import is_ratelimited
 
 from apikeys.windows import parse_rate
 from petstore.addresses import client_subscriber
-from staff.middleware import second_factor_pending
 
 
 def caller(group: str, request: HttpRequest) -> str:
     """What an attempt is counted against: the caller's address (an IPv6 /64 as one)."""
     return client_subscriber(request)
+
+
+def second_factor_pending(request: HttpRequest) -> bool:
+    """Whether the request's staff member has yet to give the second factor this session
+    (staff.middleware asks it too)."""
+    user = getattr(request, "user", None)
+    return (
+        settings.PETSTORE_ADMIN_SECOND_FACTOR
+        and isinstance(user, User)
+        and user.is_staff
+        and not is_verified(user)
+    )
 
 
 class AdminSite(admin.AdminSite):

@@ -53,17 +53,6 @@ class SecondFactorMiddleware:
         return HttpResponseRedirect(_with_next(reverse(to), request))
 
 
-def second_factor_pending(request: HttpRequest) -> bool:
-    """Whether the request's staff member has yet to give the second factor this session."""
-    user = getattr(request, "user", None)
-    return (
-        settings.PETSTORE_ADMIN_SECOND_FACTOR
-        and isinstance(user, User)
-        and user.is_staff
-        and not is_verified(user)
-    )
-
-
 def remember_devices(request: HttpRequest, user: User) -> None:
     """After a code is accepted: the devices this session is now verified with."""
     mine = sorted(device.persistent_id for device in devices.confirmed(user))
