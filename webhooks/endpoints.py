@@ -29,7 +29,8 @@ def endpoint_update(
     breaker cleared and its pending deliveries due at once (those failed while it was disabled
     are for ``recover``), and ``enabled=False`` stops its deliveries (what is pending waits;
     each new event's delivery is made failed, ``services.fan_out``). An endpoint staff disabled
-    is not enabled here: a ``Conflict``, and nothing changes."""
+    is neither enabled nor moved (its URL or types) here, and none is moved to a URL staff
+    disabled: a ``Conflict``, and nothing changes."""
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
     if enabled and endpoint.disabled_by_staff:
         raise Conflict(
@@ -43,6 +44,13 @@ def endpoint_update(
     }
     was = {"url": endpoint.url, "events": endpoint.events, "description": endpoint.description}
     changes = changes_between(was, sent)
+    if endpoint.disabled_by_staff and {"url", "events"} & changes.keys():
+        raise Conflict(
+            "This endpoint was disabled by an account manager: its URL and events change only "
+            "once they enable it again (ask them)."
+        )
+    if "url" in changes:
+        services.refuse_staff_disabled_url(endpoint.account_id, changes["url"][1])
     if changes:
         for name, (_, value) in changes.items():
             setattr(endpoint, name, value)

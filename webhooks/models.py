@@ -80,6 +80,27 @@ class Endpoint(models.Model):
         return self.disabled_reason if not self.enabled else None
 
 
+class StaffDisabledUrl(models.Model):
+    """A URL an account manager disabled an account's endpoint of: the account makes no
+    endpoint for it, nor moves one to it, until staff lift it (enabling the endpoint lifts it
+    too). Kept when the endpoint is deleted, so that deleting and making it again undoes
+    nothing."""
+
+    account = models.ForeignKey("apikeys.Account", on_delete=models.CASCADE, related_name="+")
+    url = models.URLField("URL", max_length=2000)
+    disabled_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ("-disabled_at",)
+        verbose_name = "URL disabled by an account manager"
+        constraints = [
+            models.UniqueConstraint(fields=("account", "url"), name="staff_disabled_url_once")
+        ]
+
+    def __str__(self) -> str:
+        return self.url
+
+
 class EndpointState(models.TextChoices):
     HEALTHY = "healthy", "Healthy"
     PAUSED = "paused", "Paused: its receiver is failing, or asked us to wait"

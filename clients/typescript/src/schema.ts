@@ -239,7 +239,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Events of the listed types made from now on are posted to `url`, signed with the `secret` this answer shows once (Standard Webhooks). At most 10 per account.
+         * @description Events of the listed types made from now on are posted to `url`, signed with the `secret` this answer shows once (Standard Webhooks). At most 10 per account. A URL an account manager disabled an endpoint of (even one deleted since) is `409` until they lift it.
          *
          *     **Scope:** `webhooks:write`.
          */
@@ -277,7 +277,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Only the fields sent change, each checked as at creation; nothing changes when any is refused. `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the events that came while it was disabled are failed deliveries (error `disabled`), sent by `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by them only: `409`.
+         * @description Only the fields sent change, each checked as at creation; nothing changes when any is refused. `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the events that came while it was disabled are failed deliveries (error `disabled`), sent by `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by them only: `409`, and so is a new `url` or `events` for it, or a `url` they disabled for another.
          *
          *     **Scope:** `webhooks:write`.
          */
