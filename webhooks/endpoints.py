@@ -75,16 +75,22 @@ def endpoint_update(
 def endpoint_rotate_secret(
     *, endpoint: Endpoint, expire_current_in_seconds: int = 0, by: Actor | None = None
 ) -> Endpoint:
-    """A new secret; the current one goes on signing beside it for the seconds given (none, as
-    the admin rotates: it stops at once). The secret a previous rotation kept is dropped."""
+    """A new secret; the current one goes on signing beside it for the seconds given, and
+    those earlier rotations kept go on until their own overlaps end (``Endpoint.rotated_at``).
+    None, as the admin rotates: every one stops at once."""
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    now = timezone.now()
     expires = None
     if expire_current_in_seconds > 0:
-        expires = timezone.now() + timedelta(seconds=expire_current_in_seconds)
+        expires = now + timedelta(seconds=expire_current_in_seconds)
+    kept = endpoint.rotated_at(now) if expires is not None else []
     endpoint.previous_secret = endpoint.secret if expires is not None else ""
     endpoint.previous_secret_expires_at = expires
+    endpoint.older_secrets = [[secret, until.isoformat()] for secret, until in kept]
     endpoint.secret = new_secret()
-    endpoint.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at"])
+    endpoint.save(
+        update_fields=["secret", "previous_secret", "previous_secret_expires_at", "older_secrets"]
+    )
     # That it changed, and until when the old one signs; never a secret.
     overlap = {"previous_secret_expires_at": [None, expires]} if expires is not None else None
     record_by(by, "endpoint.secret_rotated", endpoint, overlap)

@@ -210,7 +210,10 @@ class EndpointViewSet(SecretKeysOnly, ConditionalViewSet):
         summary="Rotate a webhook endpoint's secret",
         description="A new secret, shown in this answer only. Until the current one expires, "
         "each delivery's `webhook-signature` carries a signature with each (space-separated, "
-        "as Standard Webhooks allows), so that the receiver can switch without refusing one.",
+        "as Standard Webhooks allows), so that the receiver can switch without refusing one. "
+        "A secret rotated away earlier signs too until its own overlap ends: rotated twice in "
+        "a day, three secrets sign; at most 4, the newest (the current one and the 3 rotated "
+        "away last).",
         parameters=[ENDPOINT_ID],
         request=SecretRotationSerializer,
         responses={
