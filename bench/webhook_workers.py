@@ -53,11 +53,11 @@ def add_endpoints(accounts: list[int], per_account: int, url: str, types: list[s
         db.execute(
             "INSERT INTO webhooks_endpoint (account_id, url, events, secret, enabled, "
             "disabled_reason, disabled_by_staff, previous_secret, previous_secret_expires_at, "
-            "description, created_at, failures) "
+            "older_secrets, description, created_at, failures) "
             "SELECT a, %s || a || '/' || n, %s::jsonb, "
             "'whsec_' || encode(sha256((a || '/' || n)::bytea), 'base64'), true, '', false, "
             "'whsec_' || encode(sha256(('old/' || a || '/' || n)::bytea), 'base64'), "
-            "now() + interval '1 day', '', now() - interval '1 minute', 0 "
+            "now() + interval '1 day', '[]'::jsonb, '', now() - interval '1 minute', 0 "
             "FROM unnest(%s::bigint[]) AS a, generate_series(1, %s) AS n",
             [url.rstrip("/") + "/", json.dumps(types), accounts, per_account],
         )

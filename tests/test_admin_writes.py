@@ -38,7 +38,7 @@ from store import services as store_services
 from store.models import Order
 from tests.admin_pages import answered_yes, form_data
 from webhooks import services as webhook_services
-from webhooks.models import Delivery, Endpoint
+from webhooks.models import Delivery, Endpoint, StaffDisabledUrl
 
 Posted = dict[str, Any] | Callable[[], dict[str, Any]]
 
@@ -104,6 +104,12 @@ def an_endpoint() -> Endpoint:
     return webhook_services.endpoint_create(
         account_id=an_account().pk, url="https://hooks.example.com/", events=["pet.created"]
     )
+
+
+def a_staff_disabled_url() -> StaffDisabledUrl:
+    endpoint = an_endpoint()
+    webhook_services.endpoint_set_enabled(endpoint, False, staff=True)
+    return StaffDisabledUrl.objects.get(account_id=endpoint.account_id)
 
 
 def a_delivery() -> Delivery:
@@ -259,6 +265,11 @@ EXPECTED: dict[str, Expected] = {
             "recover_since": Write(trail="endpoint.recovered"),
             "send_test": Write(trail="endpoint.tested", posted={"type": "pet.created"}),
         },
+    ),
+    "webhooks.StaffDisabledUrl": Expected(
+        make=a_staff_disabled_url,
+        change=READ_ONLY,
+        actions={"lift": Write(trail="endpoint_url.lifted")},
     ),
     "webhooks.Delivery": Expected(
         make=a_delivery,

@@ -23,7 +23,7 @@ from events.types import EventType
 from petstore.admin import SavesItsFieldsOnly, short_date
 from petstore.exceptions import Conflict
 from webhooks import deliveries, endpoints, services
-from webhooks.models import Delivery, Endpoint, EndpointState
+from webhooks.models import Delivery, Endpoint, EndpointState, StaffDisabledUrl
 from webhooks.serializers import RecoverySerializer, TestSendSerializer
 
 RECENT_DELIVERIES = 20
@@ -266,6 +266,35 @@ class EndpointAdmin(SavesItsFieldsOnly):
                 "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
             },
         )
+
+
+@admin.register(StaffDisabledUrl)
+class StaffDisabledUrlAdmin(SavesItsFieldsOnly):
+    """The URLs managers disabled an account's endpoint of, kept when the partner deletes the
+    endpoint: lifting one lets the account make an endpoint for it again."""
+
+    list_display = ("url", "account", "disabled_at")
+    search_fields = ("url", "account__name")
+    list_select_related = ("account",)
+    fields = ("account", "url", "disabled_at")
+    readonly_fields = fields
+    actions = ("lift",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # recorded by "Disable selected endpoints"
+
+    # Lifted through the service, which records it in the trail.
+    def has_delete_permission(
+        self, request: HttpRequest, obj: StaffDisabledUrl | None = None
+    ) -> bool:
+        return False
+
+    @admin.action(description="Lift: the account may use these URLs again", permissions=["change"])
+    def lift(self, request: HttpRequest, queryset: QuerySet[StaffDisabledUrl]) -> None:
+        by = actor_of(request)
+        for disabled in queryset:
+            services.staff_disabled_url_lift(disabled=disabled, by=by)
+        self.message_user(request, f"{len(queryset)} URL(s) lifted.")
 
 
 @admin.register(Delivery)

@@ -29,7 +29,8 @@ def endpoint_update(
     breaker cleared and its pending deliveries due at once (those failed while it was disabled
     are for ``recover``), and ``enabled=False`` stops its deliveries (what is pending waits;
     each new event's delivery is made failed, ``services.fan_out``). An endpoint staff disabled
-    is not enabled here: a ``Conflict``, and nothing changes."""
+    is neither enabled nor moved (its URL or types) here, and none is moved to a URL staff
+    disabled: a ``Conflict``, and nothing changes."""
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
     if enabled and endpoint.disabled_by_staff:
         raise Conflict(
@@ -43,6 +44,13 @@ def endpoint_update(
     }
     was = {"url": endpoint.url, "events": endpoint.events, "description": endpoint.description}
     changes = changes_between(was, sent)
+    if endpoint.disabled_by_staff and {"url", "events"} & changes.keys():
+        raise Conflict(
+            "This endpoint was disabled by an account manager: its URL and events change only "
+            "once they enable it again (ask them)."
+        )
+    if "url" in changes:
+        services.refuse_staff_disabled_url(endpoint.account_id, changes["url"][1])
     if changes:
         for name, (_, value) in changes.items():
             setattr(endpoint, name, value)
@@ -67,16 +75,22 @@ def endpoint_update(
 def endpoint_rotate_secret(
     *, endpoint: Endpoint, expire_current_in_seconds: int = 0, by: Actor | None = None
 ) -> Endpoint:
-    """A new secret; the current one goes on signing beside it for the seconds given (none, as
-    the admin rotates: it stops at once). The secret a previous rotation kept is dropped."""
+    """A new secret; the current one goes on signing beside it for the seconds given, and
+    those earlier rotations kept go on until their own overlaps end (``Endpoint.rotated_at``).
+    None, as the admin rotates: every one stops at once."""
     endpoint = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
+    now = timezone.now()
     expires = None
     if expire_current_in_seconds > 0:
-        expires = timezone.now() + timedelta(seconds=expire_current_in_seconds)
+        expires = now + timedelta(seconds=expire_current_in_seconds)
+    kept = endpoint.rotated_at(now) if expires is not None else []
     endpoint.previous_secret = endpoint.secret if expires is not None else ""
     endpoint.previous_secret_expires_at = expires
+    endpoint.older_secrets = [[secret, until.isoformat()] for secret, until in kept]
     endpoint.secret = new_secret()
-    endpoint.save(update_fields=["secret", "previous_secret", "previous_secret_expires_at"])
+    endpoint.save(
+        update_fields=["secret", "previous_secret", "previous_secret_expires_at", "older_secrets"]
+    )
     # That it changed, and until when the old one signs; never a secret.
     overlap = {"previous_secret_expires_at": [None, expires]} if expires is not None else None
     record_by(by, "endpoint.secret_rotated", endpoint, overlap)

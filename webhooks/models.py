@@ -11,6 +11,9 @@ from django.utils import timezone
 MAX_ENDPOINTS = 10
 # The longest a rotated secret goes on signing beside its successor.
 MAX_SECRET_OVERLAP_SECONDS = 86400
+# The most secrets a delivery is signed with: the current one and the newest rotated away
+# still in their overlap (a signature header of a bounded size).
+MAX_SIGNING_SECRETS = 4
 
 
 def new_secret() -> str:
@@ -30,6 +33,9 @@ class Endpoint(models.Model):
     # that a receiver can switch without refusing a delivery.
     previous_secret = models.CharField(max_length=100, blank=True, editable=False)
     previous_secret_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Those rotated away before it whose overlap had not ended, newest first, each as
+    # ``[secret, expires_at ISO 8601]``: they sign too until it ends (``secrets_at``).
+    older_secrets = models.JSONField(default=list, blank=True, editable=False)
     enabled = models.BooleanField(default=True)
     disabled_reason = models.CharField(max_length=200, blank=True, editable=False)
     # Disabled by an account manager: only staff enable it again, never the partner's API.
@@ -50,13 +56,18 @@ class Endpoint(models.Model):
     def __str__(self) -> str:
         return self.url
 
+    def rotated_at(self, now: datetime) -> list[tuple[str, datetime]]:
+        """The secrets rotated away that still sign at ``now``, newest first, with when each
+        stops: every one whose overlap has not ended, up to ``MAX_SIGNING_SECRETS`` in all."""
+        rotated = [(self.previous_secret, self.previous_secret_expires_at)]
+        rotated += [(secret, datetime.fromisoformat(until)) for secret, until in self.older_secrets]
+        signing = [(s, until) for s, until in rotated if s and until is not None and until > now]
+        return signing[: MAX_SIGNING_SECRETS - 1]
+
     def secrets_at(self, now: datetime) -> list[str]:
         """The secrets a delivery signed at ``now`` carries a signature of: the current one, and
-        the one it replaced until that expires."""
-        expires = self.previous_secret_expires_at
-        if self.previous_secret and expires is not None and expires > now:
-            return [self.secret, self.previous_secret]
-        return [self.secret]
+        those it replaced until each expires."""
+        return [self.secret, *(secret for secret, _ in self.rotated_at(now))]
 
     def state_at(self, now: datetime) -> EndpointState:
         if not self.enabled:
@@ -78,6 +89,27 @@ class Endpoint(models.Model):
     def disabled_because(self) -> str | None:
         """Why it is disabled; None unless it is."""
         return self.disabled_reason if not self.enabled else None
+
+
+class StaffDisabledUrl(models.Model):
+    """A URL an account manager disabled an account's endpoint of: the account makes no
+    endpoint for it, nor moves one to it, until staff lift it (enabling the endpoint lifts it
+    too). Kept when the endpoint is deleted, so that deleting and making it again undoes
+    nothing."""
+
+    account = models.ForeignKey("apikeys.Account", on_delete=models.CASCADE, related_name="+")
+    url = models.URLField("URL", max_length=2000)
+    disabled_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ("-disabled_at",)
+        verbose_name = "URL disabled by an account manager"
+        constraints = [
+            models.UniqueConstraint(fields=("account", "url"), name="staff_disabled_url_once")
+        ]
+
+    def __str__(self) -> str:
+        return self.url
 
 
 class EndpointState(models.TextChoices):

@@ -176,7 +176,8 @@ class SecretRotationSerializer(StrictSerializer):
         max_value=MAX_SECRET_OVERLAP_SECONDS,
         default=MAX_SECRET_OVERLAP_SECONDS,
         help_text="How long the current secret goes on signing beside the new one (each "
-        "delivery then carries both signatures); `0`: it stops at once.",
+        "delivery then carries both signatures, and those of earlier secrets still in their "
+        "own overlap, 4 at most); `0`: it and every earlier one stop at once.",
     )
 
 

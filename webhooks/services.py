@@ -19,7 +19,7 @@ from events.models import Event
 from petstore.exceptions import Conflict
 from webhooks import events as webhook_events
 from webhooks import next_state, sql
-from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint
+from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint, StaffDisabledUrl
 from webhooks.next_state import HEALTHY, Breaker, Disabling, NextState, Policy
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ def endpoint_create(
         Account.objects.select_for_update().get(pk=account_id)
         if Endpoint.objects.filter(account_id=account_id).count() >= MAX_ENDPOINTS:
             raise Conflict(f"An account has at most {MAX_ENDPOINTS} webhook endpoints.")
+        refuse_staff_disabled_url(account_id, url)
         endpoint = Endpoint.objects.create(
             account_id=account_id, url=url, events=events, description=description
         )
@@ -68,6 +69,30 @@ def endpoint_delete(*, endpoint: Endpoint, by: Actor | None = None) -> None:
     changes = {"url": [endpoint.url, None], "events": [endpoint.events, None]}
     record_by(by, "endpoint.deleted", endpoint, {"account": [endpoint.account_id, None], **changes})
     endpoint.delete()
+
+
+def refuse_staff_disabled_url(account_id: int, url: str) -> None:
+    """A ``Conflict`` when an account manager disabled this account's endpoint for ``url``
+    and staff have not lifted it: making or moving an endpoint there would undo their disable."""
+    if StaffDisabledUrl.objects.filter(account_id=account_id, url=url).exists():
+        raise Conflict(
+            "An endpoint for this URL was disabled by an account manager: no endpoint is made "
+            "for it, or moved to it, until they lift it (ask them)."
+        )
+
+
+@transaction.atomic
+def staff_disabled_url_lift(*, disabled: StaffDisabledUrl, by: Actor | None = None) -> None:
+    """Staff let the account use the URL again (its endpoint, if it is still there, stays
+    disabled until they enable it)."""
+    record_by(
+        by,
+        "endpoint_url.lifted",
+        disabled,
+        {"url": [disabled.url, None]},
+        target_repr=disabled.url,
+    )
+    disabled.delete()
 
 
 _ENABLING = [
@@ -98,6 +123,10 @@ def endpoint_set_enabled(
     # and then finds the endpoint disabled already.
     current = Endpoint.objects.select_for_update().get(pk=endpoint.pk)
     was, was_reason = current.enabled, current.disabled_reason
+    if staff and not enabled:  # its URL stays refused to the account, whatever becomes of it
+        StaffDisabledUrl.objects.get_or_create(account_id=current.account_id, url=current.url)
+    elif enabled and current.disabled_by_staff:
+        StaffDisabledUrl.objects.filter(account_id=current.account_id, url=current.url).delete()
     staff_takes_over = staff and not enabled and not current.disabled_by_staff
     # One disabled already keeps the reason it was disabled for, unless staff take it over.
     if was or enabled or staff_takes_over:

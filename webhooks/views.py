@@ -135,7 +135,9 @@ class EndpointViewSet(SecretKeysOnly, ConditionalViewSet):
         operation_id="createWebhookEndpoint",
         summary="Add a webhook endpoint",
         description="Events of the listed types made from now on are posted to `url`, signed "
-        "with the `secret` this answer shows once (Standard Webhooks). At most 10 per account.",
+        "with the `secret` this answer shows once (Standard Webhooks). At most 10 per account. "
+        "A URL an account manager disabled an endpoint of (even one deleted since) is `409` "
+        "until they lift it.",
         request=NewEndpointSerializer,
         parameters=response_headers("Location", on=(201,)),
         responses={
@@ -182,7 +184,8 @@ class EndpointViewSet(SecretKeysOnly, ConditionalViewSet):
         "when any is refused. `enabled: true` makes a paused or disabled endpoint healthy and "
         "sends at once what was pending; the events that came while it was disabled are failed "
         "deliveries (error `disabled`), sent by `recoverWebhookEndpoint` since the outage. An "
-        "endpoint an account manager disabled is enabled by them only: `409`.",
+        "endpoint an account manager disabled is enabled by them only: `409`, and so is a new "
+        "`url` or `events` for it, or a `url` they disabled for another.",
         parameters=[ENDPOINT_ID],
         request=EndpointChangesSerializer,
         responses={
@@ -207,7 +210,10 @@ class EndpointViewSet(SecretKeysOnly, ConditionalViewSet):
         summary="Rotate a webhook endpoint's secret",
         description="A new secret, shown in this answer only. Until the current one expires, "
         "each delivery's `webhook-signature` carries a signature with each (space-separated, "
-        "as Standard Webhooks allows), so that the receiver can switch without refusing one.",
+        "as Standard Webhooks allows), so that the receiver can switch without refusing one. "
+        "A secret rotated away earlier signs too until its own overlap ends: rotated twice in "
+        "a day, three secrets sign; at most 4, the newest (the current one and the 3 rotated "
+        "away last).",
         parameters=[ENDPOINT_ID],
         request=SecretRotationSerializer,
         responses={

@@ -160,3 +160,159 @@ def test_those_staff_disabled_before_the_change_stay_disabled(client, partner, e
     executor.migrate(executor.loader.graph.leaf_nodes())
 
     assert enable(client, partner, endpoint_id).status_code == HTTPStatus.CONFLICT
+
+
+# A manager's disable holds against the partner's other ways round it: deleting the endpoint
+# and making it again, or moving it (its URL or types) while it is disabled.
+
+DISABLED_URLS = "/admin/webhooks/staffdisabledurl/"
+
+
+def test_deleting_it_and_making_it_again_is_refused(client, manager_client, partner, endpoint_id):
+    url = Endpoint.objects.get(pk=endpoint_id).url
+    act(manager_client, "disable", endpoint_id)
+    deleted = send(client, "DELETE", f"/v1/webhook_endpoints/{endpoint_id}", partner, None)
+    assert deleted.status_code == HTTPStatus.NO_CONTENT
+
+    again = send(
+        client, "POST", "/v1/webhook_endpoints", partner, {"url": url, "events": ["pet.created"]}
+    )
+
+    body = assert_error(again, HTTPStatus.CONFLICT, "conflict")
+    assert "disabled by an account manager" in body["message"]
+    assert not Endpoint.objects.exists()
+
+
+def test_a_second_endpoint_for_the_url_is_refused_while_the_first_is_disabled(
+    client, manager_client, partner, endpoint_id
+):
+    url = Endpoint.objects.get(pk=endpoint_id).url
+    act(manager_client, "disable", endpoint_id)
+
+    second = send(
+        client, "POST", "/v1/webhook_endpoints", partner, {"url": url, "events": ["pet.created"]}
+    )
+
+    assert_error(second, HTTPStatus.CONFLICT, "conflict")
+    assert Endpoint.objects.count() == 1
+
+
+def test_another_account_may_use_the_url(client, manager_client, make_key, endpoint_id):
+    url = Endpoint.objects.get(pk=endpoint_id).url
+    act(manager_client, "disable", endpoint_id)
+
+    made = send(
+        client, "POST", "/v1/webhook_endpoints", make_key(), {"url": url, "events": ["pet.created"]}
+    )
+
+    assert made.status_code == HTTPStatus.CREATED, made.content
+
+
+@pytest.mark.parametrize("changed", ["url", "events"])
+def test_moving_it_while_disabled_is_refused(
+    client, manager_client, partner, endpoint_id, other_receiver, changed
+):
+    changes = {"url": other_receiver.url, "events": ["pet.created", "pet.status_changed"]}
+    changes = {changed: changes[changed]}
+    act(manager_client, "disable", endpoint_id)
+    before = Endpoint.objects.values().get(pk=endpoint_id)
+
+    moved = send(client, "PATCH", f"/v1/webhook_endpoints/{endpoint_id}", partner, changes)
+
+    body = assert_error(moved, HTTPStatus.CONFLICT, "conflict")
+    assert "disabled by an account manager" in body["message"]
+    assert Endpoint.objects.values().get(pk=endpoint_id) == before
+
+
+def test_moving_another_endpoint_to_the_url_is_refused(
+    client, manager_client, partner, endpoint_id, other_receiver
+):
+    url = Endpoint.objects.get(pk=endpoint_id).url
+    other = send(
+        client,
+        "POST",
+        "/v1/webhook_endpoints",
+        partner,
+        {"url": other_receiver.url, "events": ["pet.created"]},
+    ).json()["id"]
+    act(manager_client, "disable", endpoint_id)
+
+    moved = send(client, "PATCH", f"/v1/webhook_endpoints/{other}", partner, {"url": url})
+
+    assert_error(moved, HTTPStatus.CONFLICT, "conflict")
+    assert Endpoint.objects.get(pk=other).url == other_receiver.url
+
+
+def test_once_staff_enable_it_the_partner_may_move_it(
+    client, manager_client, partner, endpoint_id, other_receiver
+):
+    act(manager_client, "disable", endpoint_id)
+    act(manager_client, "enable", endpoint_id)
+
+    moved = send(
+        client,
+        "PATCH",
+        f"/v1/webhook_endpoints/{endpoint_id}",
+        partner,
+        {"url": other_receiver.url, "events": ["pet.created", "pet.status_changed"]},
+    )
+
+    assert moved.status_code == HTTPStatus.OK, moved.content
+    assert moved.json()["url"] == other_receiver.url
+
+
+def test_once_staff_lift_the_url_the_partner_may_make_it_again(
+    client, manager_client, partner, endpoint_id
+):
+    url = Endpoint.objects.get(pk=endpoint_id).url
+    act(manager_client, "disable", endpoint_id)
+    send(client, "DELETE", f"/v1/webhook_endpoints/{endpoint_id}", partner, None)
+    listed = manager_client.get(DISABLED_URLS)
+    assert listed.status_code == HTTPStatus.OK
+    assert url in listed.content.decode()
+    (disabled,) = listed.context["cl"].result_list
+
+    lifted = manager_client.post(
+        DISABLED_URLS, {"action": "lift", "_selected_action": [disabled.pk], "index": 0}
+    )
+
+    assert lifted.status_code == HTTPStatus.FOUND
+    made = send(
+        client, "POST", "/v1/webhook_endpoints", partner, {"url": url, "events": ["pet.created"]}
+    )
+    assert made.status_code == HTTPStatus.CREATED, made.content
+    entry = Entry.objects.get(action="endpoint_url.lifted")
+    assert (entry.actor, entry.changes) == ("manager", {"url": [url, None]})
+
+
+def test_staff_enabling_the_endpoint_lifts_its_url(client, manager_client, partner, endpoint_id):
+    url = Endpoint.objects.get(pk=endpoint_id).url
+    act(manager_client, "disable", endpoint_id)
+    act(manager_client, "enable", endpoint_id)
+    send(client, "DELETE", f"/v1/webhook_endpoints/{endpoint_id}", partner, None)
+
+    made = send(
+        client, "POST", "/v1/webhook_endpoints", partner, {"url": url, "events": ["pet.created"]}
+    )
+
+    assert made.status_code == HTTPStatus.CREATED, made.content
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_the_urls_of_those_staff_disabled_before_the_change_stay_refused(
+    client, partner, endpoint_id
+):
+    url = Endpoint.objects.get(pk=endpoint_id).url
+    executor = MigrationExecutor(connection)
+    executor.migrate([("webhooks", "0010_subscriptions_follow_the_feed")])
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE webhooks_endpoint SET enabled = false, disabled_by_staff = true")
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    send(client, "DELETE", f"/v1/webhook_endpoints/{endpoint_id}", partner, None)
+
+    again = send(
+        client, "POST", "/v1/webhook_endpoints", partner, {"url": url, "events": ["pet.created"]}
+    )
+    assert_error(again, HTTPStatus.CONFLICT, "conflict")

@@ -239,7 +239,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Events of the listed types made from now on are posted to `url`, signed with the `secret` this answer shows once (Standard Webhooks). At most 10 per account.
+         * @description Events of the listed types made from now on are posted to `url`, signed with the `secret` this answer shows once (Standard Webhooks). At most 10 per account. A URL an account manager disabled an endpoint of (even one deleted since) is `409` until they lift it.
          *
          *     **Scope:** `webhooks:write`.
          */
@@ -277,7 +277,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Only the fields sent change, each checked as at creation; nothing changes when any is refused. `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the events that came while it was disabled are failed deliveries (error `disabled`), sent by `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by them only: `409`.
+         * @description Only the fields sent change, each checked as at creation; nothing changes when any is refused. `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the events that came while it was disabled are failed deliveries (error `disabled`), sent by `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by them only: `409`, and so is a new `url` or `events` for it, or a `url` they disabled for another.
          *
          *     **Scope:** `webhooks:write`.
          */
@@ -361,7 +361,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook endpoint's secret
-         * @description A new secret, shown in this answer only. Until the current one expires, each delivery's `webhook-signature` carries a signature with each (space-separated, as Standard Webhooks allows), so that the receiver can switch without refusing one.
+         * @description A new secret, shown in this answer only. Until the current one expires, each delivery's `webhook-signature` carries a signature with each (space-separated, as Standard Webhooks allows), so that the receiver can switch without refusing one. A secret rotated away earlier signs too until its own overlap ends: rotated twice in a day, three secrets sign; at most 4, the newest (the current one and the 3 rotated away last).
          *
          *     **Scope:** `webhooks:write`.
          */
@@ -933,7 +933,7 @@ export interface components {
         /** @description What a client sends to rotate an endpoint's secret. */
         SecretRotation: {
             /**
-             * @description How long the current secret goes on signing beside the new one (each delivery then carries both signatures); `0`: it stops at once.
+             * @description How long the current secret goes on signing beside the new one (each delivery then carries both signatures, and those of earlier secrets still in their own overlap, 4 at most); `0`: it and every earlier one stop at once.
              * @default 86400
              */
             expireCurrentInSeconds: number;

@@ -17,7 +17,7 @@ from .errors import (
     ValidationError,
 )
 from .transport import EtagCache, RateLimit, Retry, RetryInfo
-from .webhooks import WebhookVerificationError, verify_webhook
+from .webhooks import WebhookSecretError, WebhookVerificationError, WebhookVerifier, verify_webhook
 
 __version__ = "1.1.0"
 
@@ -40,7 +40,9 @@ __all__ = [
     "ServiceUnavailableError",
     "UnauthorizedError",
     "ValidationError",
+    "WebhookSecretError",
     "WebhookVerificationError",
+    "WebhookVerifier",
     "next_cursor",
     "verify_webhook",
 ]

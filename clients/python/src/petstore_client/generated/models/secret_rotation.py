@@ -17,7 +17,8 @@ class SecretRotation:
 
     Attributes:
         expire_current_in_seconds (int | Unset): How long the current secret goes on signing beside the new one (each
-            delivery then carries both signatures); `0`: it stops at once. Default: 86400.
+            delivery then carries both signatures, and those of earlier secrets still in their own overlap, 4 at most); `0`:
+            it and every earlier one stop at once. Default: 86400.
     """
 
     expire_current_in_seconds: int | Unset = 86400

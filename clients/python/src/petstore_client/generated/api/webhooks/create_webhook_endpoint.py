@@ -108,7 +108,8 @@ def sync_detailed(
     """Add a webhook endpoint
 
      Events of the listed types made from now on are posted to `url`, signed with the `secret` this
-    answer shows once (Standard Webhooks). At most 10 per account.
+    answer shows once (Standard Webhooks). At most 10 per account. A URL an account manager disabled an
+    endpoint of (even one deleted since) is `409` until they lift it.
 
     **Scope:** `webhooks:write`.
 
@@ -143,7 +144,8 @@ def sync(
     """Add a webhook endpoint
 
      Events of the listed types made from now on are posted to `url`, signed with the `secret` this
-    answer shows once (Standard Webhooks). At most 10 per account.
+    answer shows once (Standard Webhooks). At most 10 per account. A URL an account manager disabled an
+    endpoint of (even one deleted since) is `409` until they lift it.
 
     **Scope:** `webhooks:write`.
 
@@ -173,7 +175,8 @@ async def asyncio_detailed(
     """Add a webhook endpoint
 
      Events of the listed types made from now on are posted to `url`, signed with the `secret` this
-    answer shows once (Standard Webhooks). At most 10 per account.
+    answer shows once (Standard Webhooks). At most 10 per account. A URL an account manager disabled an
+    endpoint of (even one deleted since) is `409` until they lift it.
 
     **Scope:** `webhooks:write`.
 
@@ -206,7 +209,8 @@ async def asyncio(
     """Add a webhook endpoint
 
      Events of the listed types made from now on are posted to `url`, signed with the `secret` this
-    answer shows once (Standard Webhooks). At most 10 per account.
+    answer shows once (Standard Webhooks). At most 10 per account. A URL an account manager disabled an
+    endpoint of (even one deleted since) is `409` until they lift it.
 
     **Scope:** `webhooks:write`.
 

@@ -115,7 +115,9 @@ def sync_detailed(
 
      A new secret, shown in this answer only. Until the current one expires, each delivery's `webhook-
     signature` carries a signature with each (space-separated, as Standard Webhooks allows), so that the
-    receiver can switch without refusing one.
+    receiver can switch without refusing one. A secret rotated away earlier signs too until its own
+    overlap ends: rotated twice in a day, three secrets sign; at most 4, the newest (the current one and
+    the 3 rotated away last).
 
     **Scope:** `webhooks:write`.
 
@@ -153,7 +155,9 @@ def sync(
 
      A new secret, shown in this answer only. Until the current one expires, each delivery's `webhook-
     signature` carries a signature with each (space-separated, as Standard Webhooks allows), so that the
-    receiver can switch without refusing one.
+    receiver can switch without refusing one. A secret rotated away earlier signs too until its own
+    overlap ends: rotated twice in a day, three secrets sign; at most 4, the newest (the current one and
+    the 3 rotated away last).
 
     **Scope:** `webhooks:write`.
 
@@ -186,7 +190,9 @@ async def asyncio_detailed(
 
      A new secret, shown in this answer only. Until the current one expires, each delivery's `webhook-
     signature` carries a signature with each (space-separated, as Standard Webhooks allows), so that the
-    receiver can switch without refusing one.
+    receiver can switch without refusing one. A secret rotated away earlier signs too until its own
+    overlap ends: rotated twice in a day, three secrets sign; at most 4, the newest (the current one and
+    the 3 rotated away last).
 
     **Scope:** `webhooks:write`.
 
@@ -222,7 +228,9 @@ async def asyncio(
 
      A new secret, shown in this answer only. Until the current one expires, each delivery's `webhook-
     signature` carries a signature with each (space-separated, as Standard Webhooks allows), so that the
-    receiver can switch without refusing one.
+    receiver can switch without refusing one. A secret rotated away earlier signs too until its own
+    overlap ends: rotated twice in a day, three secrets sign; at most 4, the newest (the current one and
+    the 3 rotated away last).
 
     **Scope:** `webhooks:write`.
 

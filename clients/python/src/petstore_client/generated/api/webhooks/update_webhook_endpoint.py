@@ -122,7 +122,7 @@ def sync_detailed(
     `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the
     events that came while it was disabled are failed deliveries (error `disabled`), sent by
     `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by
-    them only: `409`.
+    them only: `409`, and so is a new `url` or `events` for it, or a `url` they disabled for another.
 
     **Scope:** `webhooks:write`.
 
@@ -164,7 +164,7 @@ def sync(
     `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the
     events that came while it was disabled are failed deliveries (error `disabled`), sent by
     `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by
-    them only: `409`.
+    them only: `409`, and so is a new `url` or `events` for it, or a `url` they disabled for another.
 
     **Scope:** `webhooks:write`.
 
@@ -201,7 +201,7 @@ async def asyncio_detailed(
     `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the
     events that came while it was disabled are failed deliveries (error `disabled`), sent by
     `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by
-    them only: `409`.
+    them only: `409`, and so is a new `url` or `events` for it, or a `url` they disabled for another.
 
     **Scope:** `webhooks:write`.
 
@@ -241,7 +241,7 @@ async def asyncio(
     `enabled: true` makes a paused or disabled endpoint healthy and sends at once what was pending; the
     events that came while it was disabled are failed deliveries (error `disabled`), sent by
     `recoverWebhookEndpoint` since the outage. An endpoint an account manager disabled is enabled by
-    them only: `409`.
+    them only: `409`, and so is a new `url` or `events` for it, or a `url` they disabled for another.
 
     **Scope:** `webhooks:write`.
 
