@@ -291,12 +291,16 @@ Answer = TypeVar("Answer", bound=HttpResponse)
 
 
 def _unavailable_said_once(response: Answer) -> Answer:
-    """A 503 for a fault says when to try again; OutageLog has logged it, so Django's own
-    ``django.request`` line, one per request, is not written."""
+    """A 503 for a fault says when to try again."""
     if response.status_code == HTTPStatus.SERVICE_UNAVAILABLE:
         response["Retry-After"] = str(RETRY_AFTER_OUTAGE)
-        response._has_been_logged = True  # type: ignore[attr-defined]
     return response
+
+
+def not_an_outage_line(record: logging.LogRecord) -> bool:
+    """Django's ``django.request`` line for a 503, one per request: OutageLog has logged the
+    outage, once a second (a filter of the logger's, settings.LOGGING)."""
+    return getattr(record, "status_code", None) != HTTPStatus.SERVICE_UNAVAILABLE
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:

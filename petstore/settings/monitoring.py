@@ -46,6 +46,10 @@ LOGGING = {
             "()": "django.utils.log.CallbackFilter",
             "callback": "ext://petstore.requestlog.not_a_request_line",
         },
+        "not_an_outage_line": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": "ext://petstore.errors.not_an_outage_line",
+        },
     },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
@@ -57,7 +61,7 @@ LOGGING = {
         # Django's own console handler (DEBUG only) would write its lines a second time
         # beside the root's: they are written by the root's alone.
         "django": {"handlers": []},
-        "django.request": {"level": "ERROR"},
+        "django.request": {"level": "ERROR", "filters": ["not_an_outage_line"]},
         "django.server": dict(DEFAULT_LOGGING["loggers"]["django.server"]),
         # One JSON line per request; REQUEST_LOG=0 turns it off.
         "petstore.requests": {
