@@ -107,18 +107,15 @@ def test_the_migration_drops_what_the_choosing_key_could_not_read_and_dispatch_s
     make_key(account=account, scopes=WEBHOOKS_ONLY)  # the account's other live key
     prefix = ApiKey.objects.get(digest=keys.digest(narrow)).prefix
     executor = MigrationExecutor(connection)
-    executor.migrate([("webhooks", "0009_disabled_endpoints")])
+    before_the_rule = [("webhooks", "0009_disabled_endpoints")]
+    executor.migrate(before_the_rule)
+    # Made before the rule, as the code of that day did (today's models name later columns):
+    # by the narrow key (the trail names it), and by a command.
+    apps = executor.loader.project_state(before_the_rule).apps
     everything = ["pet.created", "order.placed", "usage.threshold"]
-    # Made before the rule: by the narrow key (the trail names it), and by a command.
-    by_key = services.endpoint_create(
-        account_id=account.pk, url=URL, events=everything, by=Actor(f"key:{prefix}")
-    )
-    by_command = services.endpoint_create(
-        account_id=account.pk, url=URL, events=everything, by=Actor("command:seed")
-    )
-    readable = services.endpoint_create(
-        account_id=account.pk, url=URL, events=["pet.created"], by=Actor(f"key:{prefix}")
-    )
+    by_key = _made_then(apps, account, everything, f"key:{prefix}")
+    by_command = _made_then(apps, account, everything, "command:seed")
+    readable = _made_then(apps, account, ["pet.created"], f"key:{prefix}")
 
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
@@ -136,3 +133,18 @@ def test_the_migration_drops_what_the_choosing_key_could_not_read_and_dispatch_s
     services.fan_out()
     sent = Delivery.objects.values_list("event__type", flat=True)
     assert sorted(sent) == ["pet.created"] * 3
+
+
+def _made_then(apps, account, events: list[str], actor: str):
+    """An endpoint, written with the model of a migration's state, and its trail's entry."""
+    endpoint = apps.get_model("webhooks", "Endpoint").objects.create(
+        account_id=account.pk, url=URL, events=events, secret="whsec_" + "A" * 43 + "="
+    )
+    Entry.objects.create(  # the trail's table is as it was then
+        actor=actor,
+        action="endpoint.created",
+        target_type="webhooks.endpoint",
+        target_id=str(endpoint.pk),
+        changes={"account": [None, account.pk], "url": [None, URL], "events": [None, events]},
+    )
+    return endpoint
