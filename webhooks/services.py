@@ -226,6 +226,49 @@ def release(deliveries: list[int]) -> None:
         Delivery.objects.filter(pk__in=deliveries).update(leased_until=None, run=None)
 
 
+def count_attempts(deliveries: list[int]) -> None:
+    """Count an attempt of each of a run's ``deliveries`` before any is sent, so that one that
+    reaches its receiver is counted even if what became of it is never recorded (the database
+    lost, the worker killed). ``record`` and ``record_delivered`` then count nothing more."""
+    if deliveries:
+        Delivery.objects.filter(pk__in=deliveries).update(attempts=F("attempts") + 1)
+
+
+def give_back_unsent(deliveries: list[int]) -> None:
+    """``release`` of deliveries counted by ``count_attempts`` and never sent: their count
+    taken back."""
+    if deliveries:
+        Delivery.objects.filter(pk__in=deliveries).update(
+            leased_until=None, run=None, attempts=F("attempts") - 1
+        )
+
+
+def give_back_lost_run(
+    run: list[int],
+    delivered: list[tuple[int, Attempt]],
+    unsent: list[int],
+    lease_ends_by: datetime,
+) -> None:
+    """A run whose task lost the database, settled once it answers again: of the run's
+    deliveries no other run has leased since (their lease ends by ``lease_ends_by``; a later
+    one is another run's), those ``delivered`` are recorded, those ``unsent`` given back
+    uncounted, and the rest (an attempt made but not recorded) given back, due at once."""
+    now = timezone.now()
+    with transaction.atomic():
+        ours = set(
+            Delivery.objects.select_for_update()
+            .filter(pk__in=run, leased_until__lte=lease_ends_by)
+            .values_list("pk", flat=True)
+        )
+        arrived = [(pk, attempt) for pk, attempt in delivered if pk in ours]
+        if arrived:
+            endpoint_id = Delivery.objects.get(pk=arrived[0][0]).endpoint_id
+            record_delivered(endpoint_id, arrived, now)
+        give_back_unsent([pk for pk in unsent if pk in ours])
+        settled = {pk for pk, _ in arrived} | set(unsent)
+        release([pk for pk in ours if pk not in settled])
+
+
 def _named(ids: list[int]) -> dict[str, int]:
     return {f"e{n}": value for n, value in enumerate(ids)}
 
@@ -312,7 +355,8 @@ _RECORDED = [
 
 def record_delivered(endpoint_id: int, delivered: list[tuple[int, Attempt]], now: datetime) -> None:
     """A run's deliveries that arrived, as (delivery, attempt): as ``record`` records each, in
-    one UPDATE for them all and one that resumes the endpoint if it was failing."""
+    one UPDATE for them all and one that resumes the endpoint if it was failing. Their attempts
+    were counted before they were sent (``count_attempts``)."""
     if not delivered:
         return
     _resume(endpoint_id)
@@ -325,7 +369,6 @@ def record_delivered(endpoint_id: int, delivered: list[tuple[int, Attempt]], now
     for status, attempts in by_status.items():
         Delivery.objects.filter(pk__in=[delivery for delivery, _ in attempts]).update(
             state=DeliveryState.DELIVERED,
-            attempts=F("attempts") + 1,
             next_attempt_at=None,
             leased_until=None,
             run=None,

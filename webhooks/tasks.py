@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -52,32 +54,81 @@ def deliver(run: list[int]) -> None:
     while its endpoint has more due and a place free, the next run: an endpoint's deliveries
     follow each other as fast as its receiver answers, never more at once than its share.
 
-    Without the database the run is left leased, and is leased again when its lease ends: an
-    outage fails every task meanwhile, so each says so in one line, without a traceback."""
+    Without the database, the task gives its run back as soon as the database answers again
+    (``give_back``), not when the lease ends: its endpoint's place is free within seconds of
+    the database's return. An outage fails every task meanwhile, so each says so in one line,
+    without a traceback."""
+    progress = Progress(run)
     try:
-        _deliver(run)
-    except (OperationalError, InterfaceError) as exc:
-        logger.error("webhook run %s not sent: database unavailable: %s", run, exc)
+        _deliver(progress)
+    except DATABASE_DOWN as exc:
+        logger.error("webhook run %s not sent: database unavailable: %s", progress.run, exc)
+        give_back(progress)
 
 
-def _deliver(run: list[int]) -> None:
+DATABASE_DOWN = (OperationalError, InterfaceError)
+# How often a task that lost the database asks again whether it is back.
+ASK_AGAIN_SECONDS = 0.5
+
+
+@dataclass
+class Progress:
+    """What the task's current run has done that the database may not hold yet."""
+
+    run: list[int]
+    # When the run began: its lease was taken before, so it ends by this plus a lease.
+    began: datetime = field(default_factory=timezone.now)
+    delivered: list[tuple[int, delivery.Attempt]] = field(default_factory=list)
+    unsent: list[int] = field(default_factory=list)  # counted, not sent
+
+    def begin(self, run: list[int]) -> None:
+        """Go on with the endpoint's next run, just leased."""
+        self.run, self.began, self.delivered, self.unsent = run, timezone.now(), [], []
+
+    @property
+    def lease_ends_by(self) -> datetime:
+        return self.began + timedelta(seconds=settings.PETSTORE_WEBHOOK_LEASE_SECONDS)
+
+
+def give_back(progress: Progress) -> None:
+    """Settle the run once the database answers (``services.give_back_lost_run``), asking
+    every half second until its lease would have ended anyway."""
+    while True:
+        if not connection.in_atomic_block:
+            connection.close()  # the broken connection goes; the next is a new one
+        try:
+            services.give_back_lost_run(
+                progress.run, progress.delivered, progress.unsent, progress.lease_ends_by
+            )
+            return
+        except DATABASE_DOWN:
+            if timezone.now() >= progress.lease_ends_by:
+                return
+            time.sleep(ASK_AGAIN_SECONDS)
+
+
+def _deliver(progress: Progress) -> None:
     for _ in range(RUNS):
-        endpoint_id = _send(run)
+        endpoint_id = _send(progress.run, progress)
         following = services.lease_due(endpoint_id=endpoint_id) if endpoint_id else []
         if not following:
             return
         run, *others = following
         for other in others:
             hand_over(other)
+        progress.begin(run)
     # This task's turn is over; the next run, leased already, goes to another.
-    hand_over(run)
+    hand_over(progress.run)
 
 
-def _send(run: list[int]) -> int | None:
+def _send(run: list[int], progress: Progress | None = None) -> int | None:
     """Attempt the run's deliveries still pending, in order, and record them; returns their
-    endpoint. A failure the receiver is to blame for ends the run (the circuit breaker counts
-    it), and so does the lease's end coming near: what is left is given back, due. Only what
-    the lease still holds is attempted; what it holds but is no longer pending is given back."""
+    endpoint. Each is counted before any is sent (``services.count_attempts``). A failure the
+    receiver is to blame for ends the run (the circuit breaker counts it), and so does the
+    lease's end coming near: what is left is given back, due, uncounted. Only what the lease
+    still holds is attempted; what it holds but is no longer pending is given back. What it
+    has done is kept in ``progress``, for ``give_back`` if the database is lost."""
+    progress = progress or Progress(run)
     now = timezone.now()
     held = list(
         Delivery.objects.select_related("endpoint", "event")
@@ -90,6 +141,9 @@ def _send(run: list[int]) -> int | None:
         return None
     endpoint = owed[0].endpoint
     lease_left = min(d.leased_until or now for d in owed) - now
+    # Each instance keeps the count it was read with: ``record`` writes that plus one.
+    services.count_attempts([d.pk for d in owed])
+    progress.unsent = [d.pk for d in owed]
     # The connection goes back to the pool while receivers take their time (unless a caller's
     # transaction holds it: a test that runs the task in its own).
     if not connection.in_atomic_block:
@@ -100,29 +154,31 @@ def _send(run: list[int]) -> int | None:
         + settings.PETSTORE_WEBHOOK_TIMEOUT_SECONDS
     )
     stop_at = time.monotonic() + lease_left.total_seconds() - longest
-    delivered: list[tuple[int, delivery.Attempt]] = []
-    left: list[Delivery] = []
     with delivery.Sender(endpoint) as sender:
         for n, owing in enumerate(owed):
             if n and time.monotonic() > stop_at:
-                left = owed[n:]
                 break
+            progress.unsent = progress.unsent[1:]
             attempt = sender.attempt(owing.event)
             WEBHOOK_ATTEMPTS.labels(attempt.result).inc()
             if attempt.delivered:
-                delivered.append((owing.pk, attempt))
+                progress.delivered.append((owing.pk, attempt))
                 WEBHOOK_LATENCY.observe((timezone.now() - owing.event.created_at).total_seconds())
                 continue
             # In the order they were made: the successes before it reset the circuit breaker.
-            services.record_delivered(endpoint.pk, delivered, timezone.now())
-            delivered = []
+            _record_delivered(endpoint.pk, progress)
             services.record(owing, attempt)
             if attempt.counts_against_receiver or attempt.retry_after or attempt.status == 410:
-                left = owed[n + 1 :]
                 break
-    services.record_delivered(endpoint.pk, delivered, timezone.now())
-    services.release([owing.pk for owing in left])
+    _record_delivered(endpoint.pk, progress)
+    services.give_back_unsent(progress.unsent)
+    progress.unsent = []
     return endpoint.pk
+
+
+def _record_delivered(endpoint_id: int, progress: Progress) -> None:
+    services.record_delivered(endpoint_id, progress.delivered, timezone.now())
+    progress.delivered = []
 
 
 @shared_task

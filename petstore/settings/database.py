@@ -43,6 +43,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             "min_size": 1,
             "max_size": pool_size,
             "timeout": 10,
+            # A pool that lost the server tries again within a second or two, rather than
+            # backing off to minutes (psycopg_pool doubles its wait until this ends; a client
+            # waiting starts it afresh): workers resume within seconds of the server's return.
+            "reconnect_timeout": 2,
         }
 
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
