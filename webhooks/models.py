@@ -140,6 +140,14 @@ class AttemptError(models.TextChoices):
 RESPONSE_CHARS = 512
 
 
+class Lane(models.IntegerChoices):
+    """Which line a delivery waits in at its endpoint: the account's own events go ahead of the
+    shared catalogue's, so that a shelter's import never holds up a partner's orders."""
+
+    OWN = 0, "Own: the account's events (orders, usage, test sends)"
+    CATALOGUE = 1, "Catalogue: every account's events (animals, categories)"
+
+
 class Delivery(models.Model):
     """One event for one endpoint, and how its tries went."""
 
@@ -156,6 +164,8 @@ class Delivery(models.Model):
     # Which of the worker's runs holds it (webhooks.services.lease_due): its endpoint's places
     # in flight are counted in runs.
     run = models.BigIntegerField(null=True, blank=True, editable=False)
+    # Set when it is made, from its event's account (webhooks.sql.fan_out): own events first.
+    lane = models.PositiveSmallIntegerField(choices=Lane.choices, default=Lane.OWN, editable=False)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     last_status = models.PositiveIntegerField(null=True, blank=True)  # the HTTP status
     last_error = models.CharField(max_length=300, blank=True)
@@ -183,6 +193,12 @@ class Delivery(models.Model):
                 fields=("endpoint", "next_attempt_at"),
                 name="delivery_endpoint_due_idx",
                 condition=models.Q(state=DeliveryState.PENDING),
+            ),
+            # …its own events due, which a run of the catalogue's makes way for (a few rows)…
+            models.Index(
+                fields=("endpoint", "next_attempt_at"),
+                name="delivery_own_due_idx",
+                condition=models.Q(state=DeliveryState.PENDING, lane=Lane.OWN),
             ),
             # …and those it has in flight, whatever their state (webhooks.services.lease_due).
             models.Index(

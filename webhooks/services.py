@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
+from django.db.models.lookups import IsNull
 from django.utils import timezone
 
 from apikeys.models import Account
@@ -19,7 +20,14 @@ from events.models import Event
 from petstore.exceptions import Conflict
 from webhooks import events as webhook_events
 from webhooks import next_state, sql
-from webhooks.models import MAX_ENDPOINTS, Delivery, DeliveryState, Endpoint, StaffDisabledUrl
+from webhooks.models import (
+    MAX_ENDPOINTS,
+    Delivery,
+    DeliveryState,
+    Endpoint,
+    Lane,
+    StaffDisabledUrl,
+)
 from webhooks.next_state import HEALTHY, Breaker, Disabling, NextState, Policy
 
 if TYPE_CHECKING:
@@ -157,13 +165,14 @@ def fan_out() -> int:
     """Make the deliveries of events that have none yet, by one INSERT … SELECT over the
     endpoints that list each event's type (an index finds them), were made before the event,
     and may see it: pending, or, for a disabled endpoint, failed unsent (``disabled``), owed
-    for ``recover``. Returns the events fanned out."""
+    for ``recover``. An account's own events go first, then every account's, oldest first in
+    each: a bulk of new animals never holds up an order's. Returns the events fanned out."""
     now = timezone.now()
     with transaction.atomic():
         events = list(
             Event.objects.select_for_update(skip_locked=True)
             .filter(fanned_out=False)
-            .order_by("id")
+            .order_by(IsNull(F("account"), True), "id")
             .values_list("pk", flat=True)[:BATCH]
         )
         if not events:
@@ -198,7 +207,7 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
         "endpoint": endpoint_id,
         "batch": BATCH,
         "run": RUN,
-        # A run's name is this number plus its lane among its endpoint's leased now: unlike
+        # A run's name is this number plus its place among its endpoint's leased now: unlike
         # any other of the endpoint's runs in flight, which the next lease counts.
         "runs_from": secrets.randbits(62),
     }
@@ -217,6 +226,23 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
             for delivery, endpoint, run in cursor.fetchall():
                 runs.setdefault((endpoint, run), []).append(int(delivery))
     return [sorted(deliveries) for deliveries in runs.values()]
+
+
+def own_waiting(endpoint_id: int, now: datetime) -> bool:
+    """Whether the endpoint has deliveries of its account's own events due that no run holds:
+    a run of the catalogue's makes way for them (``tasks``), so that they wait for one attempt
+    at most, not for the catalogue's runs to end."""
+    return (
+        Delivery.objects.filter(
+            Q(leased_until__isnull=True) | Q(leased_until__lte=now),
+            endpoint_id=endpoint_id,
+            state=DeliveryState.PENDING,
+            lane=Lane.OWN,
+            next_attempt_at__lte=now,
+        )
+        .only("pk")
+        .exists()
+    )
 
 
 def release(deliveries: list[int]) -> None:

@@ -7,13 +7,14 @@ from __future__ import annotations
 from functools import cache
 
 from events.models import Event
-from webhooks.models import AttemptError, Delivery, DeliveryState, Endpoint
+from webhooks.models import AttemptError, Delivery, DeliveryState, Endpoint, Lane
 
 
 def fan_out(vendor: str, count: int) -> str:
     # Written by hand: the ORM has no INSERT … SELECT. Only names from the models are formatted
     # in; every value is a parameter. A disabled endpoint's delivery is made failed, unsent,
-    # saying why: owed, for ``recover`` once it is enabled again.
+    # saying why: owed, for ``recover`` once it is enabled again. An event of every account's
+    # waits in the catalogue's lane, behind the account's own (``Lane``).
     delivery, endpoint, event = (
         Delivery._meta.db_table,
         Endpoint._meta.db_table,
@@ -27,13 +28,14 @@ def fan_out(vendor: str, count: int) -> str:
     return (
         f"INSERT INTO {delivery} "  # noqa: S608
         "(endpoint_id, event_id, state, attempts, next_attempt_at, created_at, last_attempt_at, "
-        "last_error, last_error_kind, last_response) "
+        "last_error, last_error_kind, last_response, lane) "
         "SELECT en.id, ev.id, "
         f"CASE WHEN en.enabled THEN '{pending}' ELSE '{failed}' END, 0, "
         "CASE WHEN en.enabled THEN %(now)s END, %(now)s, "
         "CASE WHEN en.enabled THEN NULL ELSE %(now)s END, "
         "CASE WHEN en.enabled THEN '' ELSE %(disabled)s || en.disabled_reason END, "
-        f"CASE WHEN en.enabled THEN '' ELSE '{AttemptError.DISABLED.value}' END, '' "
+        f"CASE WHEN en.enabled THEN '' ELSE '{AttemptError.DISABLED.value}' END, '', "
+        f"CASE WHEN ev.account_id IS NULL THEN {Lane.CATALOGUE.value} ELSE {Lane.OWN.value} END "
         f"FROM {event} ev JOIN {endpoint} en ON {lists_type} "
         "AND en.created_at <= ev.created_at "
         "AND (ev.account_id IS NULL OR ev.account_id = en.account_id) "
@@ -77,8 +79,9 @@ def lease(endpoints: int) -> str:
         )
 
     # Numbered once, in a CTE of its own, then leased by primary key: an endpoint's due
-    # deliveries are dealt in turn to a run for each of its places, up to services.RUN each, and the
-    # runs of its free places are leased (a worker coming back for more leaves the rest to its
+    # deliveries (its own events' lane first, then the catalogue's; the oldest due first in each)
+    # are dealt in turn to a run for each of its places, up to services.RUN each, and the runs
+    # of its free places are leased (a worker coming back for more leaves the rest to its
     # other places'). Only the due deliveries of endpoints with a place free are read: what a
     # hanging receiver is owed piles up unread. Every pass that leases an endpoint's
     # deliveries holds its row (lease_due): none can have leased these meanwhile. A lease
@@ -97,16 +100,16 @@ def lease(endpoints: int) -> str:
         " FROM ready LEFT JOIN busy ON busy.endpoint_id = ready.id"
         " WHERE ready.places > COALESCE(busy.n, 0)), "
         "due AS ("
-        " SELECT d.id, d.endpoint_id, d.next_attempt_at, row_number() OVER ("
-        "  PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) - 1 AS turn"
+        " SELECT d.id, d.endpoint_id, d.lane, d.next_attempt_at, row_number() OVER ("
+        "  PARTITION BY d.endpoint_id ORDER BY d.lane, d.next_attempt_at, d.id) - 1 AS turn"
         f" FROM {delivery} d WHERE d.endpoint_id IN (SELECT id FROM room) AND {leasable('d')}), "
         "picked AS MATERIALIZED ("
-        " SELECT due.id, due.turn %% room.places AS lane"
+        " SELECT due.id, due.turn %% room.places AS place"
         " FROM due JOIN room ON room.id = due.endpoint_id"
         " WHERE due.turn %% room.places < room.free AND due.turn < room.places * %(run)s"
-        " ORDER BY due.next_attempt_at LIMIT %(batch)s) "
+        " ORDER BY due.lane, due.next_attempt_at LIMIT %(batch)s) "
         f"UPDATE {delivery} SET leased_until = %(until)s,"
-        " run = %(runs_from)s + picked.lane FROM picked "
+        " run = %(runs_from)s + picked.place FROM picked "
         f"WHERE {delivery}.id = picked.id "
         f"RETURNING {delivery}.id, {delivery}.endpoint_id, {delivery}.run"
     )
