@@ -16,7 +16,6 @@ from django.db.migrations.executor import MigrationExecutor
 from apikeys import keys
 from apikeys.models import ApiKey
 from audit.models import Entry
-from audit.services import Actor
 from events.models import Event
 from tests.assertions import assert_validation_error
 from webhooks import services
