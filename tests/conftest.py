@@ -15,6 +15,7 @@ import time_machine
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 
 from apikeys import keys
@@ -55,6 +56,17 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self._traveller.shift(seconds)
+
+
+@pytest.fixture
+def database_down() -> Iterator[None]:
+    """Point the connection at a port where nothing listens, as if PostgreSQL had stopped."""
+    real_port = connection.settings_dict["PORT"]
+    connection.close()
+    connection.settings_dict["PORT"] = "9"
+    yield
+    connection.close()
+    connection.settings_dict["PORT"] = real_port
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ import urllib.error
 import urllib.request
 from http import HTTPStatus
 from pathlib import Path
+from typing import IO
 
 import pytest
 from django.db import connection
@@ -64,6 +65,19 @@ def ready(run_dir: Path, pid_file: str) -> bool:
     return (run_dir / "ready" / pid).exists()
 
 
+def start_serve(
+    current: Path, run_dir: Path, port: int, env: dict[str, str], log: IO[bytes]
+) -> subprocess.Popen[bytes]:
+    """`make serve` started from the ``current`` symlink, its output in ``log``."""
+    return subprocess.Popen(
+        [*SERVE, "--listen", f"127.0.0.1:{port}", "--run-dir", str(run_dir)],
+        cwd=current,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+
 def test_a_release_deploys_under_load_with_nothing_failed_lost_doubled_or_paused(
     make_key, dog, receiver: Receiver, tmp_path: Path
 ):
@@ -79,13 +93,7 @@ def test_a_release_deploys_under_load_with_nothing_failed_lost_doubled_or_paused
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = (tmp_path / "serve.log").open("wb")
-    serve = subprocess.Popen(
-        [*SERVE, "--listen", f"127.0.0.1:{port}", "--run-dir", str(run_dir)],
-        cwd=current,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    serve = start_serve(current, run_dir, port, env, log)
     load = Load(port, key, dog.pk)
     try:
         wait_until(lambda: get(f"{url}/healthz")[0] == HTTPStatus.OK, "make serve to answer")
@@ -184,13 +192,7 @@ def test_a_release_stopped_part_way_says_how_to_finish_and_run_again_finishes(
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = (tmp_path / "serve.log").open("wb")
-    serve = subprocess.Popen(
-        [*SERVE, "--listen", f"127.0.0.1:{port}", "--run-dir", str(run_dir)],
-        cwd=current,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    serve = start_serve(current, run_dir, port, env, log)
     master = 0
     try:
         wait_until(lambda: get(f"{url}/healthz")[0] == HTTPStatus.OK, "make serve to answer")

@@ -3,28 +3,15 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from http import HTTPStatus
 
 import pytest
-from django.db import connection
 
 from tests.assertions import assert_error
 
 # Real connections are closed and reopened, so no test transaction can wrap them; the seeded
 # plans are restored after the flush.
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
-
-
-@pytest.fixture
-def database_down() -> Iterator[None]:
-    """Point the connection at a port where nothing listens, as if PostgreSQL had stopped."""
-    real_port = connection.settings_dict["PORT"]
-    connection.close()
-    connection.settings_dict["PORT"] = "9"
-    yield
-    connection.close()
-    connection.settings_dict["PORT"] = real_port
 
 
 def test_an_api_request_gets_503_when_the_database_is_down(client, api_key, database_down):

@@ -4,26 +4,13 @@ fails every task the worker runs meanwhile."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import pytest
-from django.db import connection
 
 from webhooks import tasks
 
 # Real connections are closed and reopened, so no test transaction can wrap them.
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
-
-
-@pytest.fixture
-def database_down() -> Iterator[None]:
-    """Point the connection at a port where nothing listens, as if PostgreSQL had stopped."""
-    real_port = connection.settings_dict["PORT"]
-    connection.close()
-    connection.settings_dict["PORT"] = "9"
-    yield
-    connection.close()
-    connection.settings_dict["PORT"] = real_port
 
 
 def test_a_delivery_task_that_loses_the_database_logs_one_line_without_a_traceback(
