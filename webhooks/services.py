@@ -25,7 +25,6 @@ from webhooks.models import (
     Delivery,
     DeliveryState,
     Endpoint,
-    Lane,
     StaffDisabledUrl,
 )
 from webhooks.next_state import HEALTHY, Breaker, Disabling, NextState, Policy
@@ -228,71 +227,11 @@ def lease_due(now: datetime | None = None, *, endpoint_id: int | None = None) ->
     return [sorted(deliveries) for deliveries in runs.values()]
 
 
-def own_waiting(endpoint_id: int, now: datetime) -> bool:
-    """Whether the endpoint has deliveries of its account's own events due that no run holds:
-    a run of the catalogue's makes way for them (``tasks``), so that they wait for one attempt
-    at most, not for the catalogue's runs to end."""
-    return (
-        Delivery.objects.filter(
-            Q(leased_until__isnull=True) | Q(leased_until__lte=now),
-            endpoint_id=endpoint_id,
-            state=DeliveryState.PENDING,
-            lane=Lane.OWN,
-            next_attempt_at__lte=now,
-        )
-        .only("pk")
-        .exists()
-    )
-
-
 def release(deliveries: list[int]) -> None:
     """Give back leased deliveries a worker will not attempt: those still pending due again at
     once, and their places free."""
     if deliveries:
         Delivery.objects.filter(pk__in=deliveries).update(leased_until=None, run=None)
-
-
-def count_attempts(deliveries: list[int]) -> None:
-    """Count an attempt of each of a run's ``deliveries`` before any is sent, so that one that
-    reaches its receiver is counted even if what became of it is never recorded (the database
-    lost, the worker killed). ``record`` and ``record_delivered`` then count nothing more."""
-    if deliveries:
-        Delivery.objects.filter(pk__in=deliveries).update(attempts=F("attempts") + 1)
-
-
-def give_back_unsent(deliveries: list[int]) -> None:
-    """``release`` of deliveries counted by ``count_attempts`` and never sent: their count
-    taken back."""
-    if deliveries:
-        Delivery.objects.filter(pk__in=deliveries).update(
-            leased_until=None, run=None, attempts=F("attempts") - 1
-        )
-
-
-def give_back_lost_run(
-    run: list[int],
-    delivered: list[tuple[int, Attempt]],
-    unsent: list[int],
-    lease_ends_by: datetime,
-) -> None:
-    """A run whose task lost the database, settled once it answers again: of the run's
-    deliveries no other run has leased since (their lease ends by ``lease_ends_by``; a later
-    one is another run's), those ``delivered`` are recorded, those ``unsent`` given back
-    uncounted, and the rest (an attempt made but not recorded) given back, due at once."""
-    now = timezone.now()
-    with transaction.atomic():
-        ours = set(
-            Delivery.objects.select_for_update()
-            .filter(pk__in=run, leased_until__lte=lease_ends_by)
-            .values_list("pk", flat=True)
-        )
-        arrived = [(pk, attempt) for pk, attempt in delivered if pk in ours]
-        if arrived:
-            endpoint_id = Delivery.objects.get(pk=arrived[0][0]).endpoint_id
-            record_delivered(endpoint_id, arrived, now)
-        give_back_unsent([pk for pk in unsent if pk in ours])
-        settled = {pk for pk, _ in arrived} | set(unsent)
-        release([pk for pk in ours if pk not in settled])
 
 
 def _named(ids: list[int]) -> dict[str, int]:

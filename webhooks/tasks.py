@@ -18,7 +18,7 @@ from events import positions
 from events.models import Event
 from events.selectors import kept_since
 from petstore.metrics import WEBHOOK_ATTEMPTS, WEBHOOK_LATENCY
-from webhooks import delivery, services
+from webhooks import delivery, runs, services
 from webhooks.models import Delivery, DeliveryState, Lane
 
 logger = logging.getLogger("webhooks.tasks")
@@ -94,13 +94,13 @@ class Progress:
 
 
 def give_back(progress: Progress) -> None:
-    """Settle the run once the database answers (``services.give_back_lost_run``), asking
+    """Settle the run once the database answers (``runs.give_back_lost_run``), asking
     every half second until its lease would have ended anyway."""
     while True:
         if not connection.in_atomic_block:
             connection.close()  # the broken connection goes; the next is a new one
         try:
-            services.give_back_lost_run(
+            runs.give_back_lost_run(
                 progress.run, progress.delivered, progress.unsent, progress.lease_ends_by
             )
             return
@@ -126,7 +126,7 @@ def _deliver(progress: Progress) -> None:
 
 def _send(run: list[int], progress: Progress | None = None) -> int | None:
     """Attempt the run's deliveries still pending, in order, and record them; returns their
-    endpoint. Each is counted before any is sent (``services.count_attempts``). A failure the
+    endpoint. Each is counted before any is sent (``runs.count_attempts``). A failure the
     receiver is to blame for ends the run (the circuit breaker counts it), and so does the
     lease's end coming near: what is left is given back, due, uncounted. Only what the lease
     still holds is attempted; what it holds but is no longer pending is given back. What it
@@ -146,7 +146,7 @@ def _send(run: list[int], progress: Progress | None = None) -> int | None:
     endpoint = owed[0].endpoint
     lease_left = min(d.leased_until or now for d in owed) - now
     # Each instance keeps the count it was read with: ``record`` writes that plus one.
-    services.count_attempts([d.pk for d in owed])
+    runs.count_attempts([d.pk for d in owed])
     progress.unsent = [d.pk for d in owed]
     # The connection goes back to the pool while receivers take their time (unless a caller's
     # transaction holds it: a test that runs the task in its own).
@@ -180,7 +180,7 @@ def _send(run: list[int], progress: Progress | None = None) -> int | None:
             if attempt.counts_against_receiver or attempt.retry_after or attempt.status == 410:
                 break
     _record_delivered(endpoint.pk, progress)
-    services.give_back_unsent(progress.unsent)
+    runs.give_back_unsent(progress.unsent)
     progress.unsent = []
     return endpoint.pk
 
@@ -191,8 +191,8 @@ def _record_delivered(endpoint_id: int, progress: Progress) -> None:
 
 
 def _own_waiting(endpoint_id: int) -> bool:
-    """``services.own_waiting``, the connection given back to the pool before the next attempt."""
-    waiting = services.own_waiting(endpoint_id, timezone.now())
+    """``runs.own_waiting``, the connection given back to the pool before the next attempt."""
+    waiting = runs.own_waiting(endpoint_id, timezone.now())
     if not connection.in_atomic_block:
         connection.close()
     return waiting

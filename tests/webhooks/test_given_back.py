@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from events.models import Event
-from webhooks import services
+from webhooks import runs
 from webhooks.delivery import Attempt
 from webhooks.models import Delivery, DeliveryState, Endpoint
 
@@ -35,11 +35,11 @@ def test_a_lost_run_is_recorded_uncounted_and_given_back_but_not_another_runs_le
         ).pk
         for _ in range(4)
     )
-    services.count_attempts([sent, unsent, unrecorded, taken])
+    runs.count_attempts([sent, unsent, unrecorded, taken])
     # The run's lease ended and another run leased this one since: its lease ends later.
     Delivery.objects.filter(pk=taken).update(leased_until=lease + timedelta(minutes=1), run=8)
 
-    services.give_back_lost_run(
+    runs.give_back_lost_run(
         [sent, unsent, unrecorded, taken], [(sent, Attempt(200, duration_ms=5))], [unsent], lease
     )
 

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from events.models import Event
-from webhooks import services
+from webhooks import runs, services
 from webhooks.delivery import Attempt
 from webhooks.models import Delivery, DeliveryState, Endpoint
 
@@ -44,7 +44,7 @@ def test_each_delivery_of_a_run_keeps_its_own_status_duration_and_answer(endpoin
         third: Attempt(204, duration_ms=12, response=""),
     }
 
-    services.count_attempts(list(attempts))  # as the worker counts them, before it sends them
+    runs.count_attempts(list(attempts))  # as the worker counts them, before it sends them
     services.record_delivered(endpoint.pk, list(attempts.items()), now)
 
     for pk, attempt in attempts.items():
@@ -83,7 +83,7 @@ def test_a_delivery_that_failed_before_keeps_nothing_of_it_once_delivered(endpoi
         last_error_kind="timeout",
     )
 
-    services.count_attempts(pks)
+    runs.count_attempts(pks)
     services.record_delivered(endpoint.pk, [(pk, Attempt(200, duration_ms=5)) for pk in pks], now)
 
     rows = Delivery.objects.filter(pk__in=pks).values_list(
